@@ -1,0 +1,40 @@
+# Bool-typed keys given non-bool values (and the accepted bool values).
+import mindspore as ms
+
+
+def show(e):
+    s = str(e)
+    if "\n" in s:
+        s = s.strip().splitlines()[0]
+    print(f"{type(e).__name__}: {s}")
+
+
+def try_set(**kw):
+    label = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+    try:
+        ms.set_auto_parallel_context(**kw)
+        print(f"set {label} -> ok")
+    except Exception as e:  # pylint: disable=broad-except
+        print(f"set {label} -> ", end="")
+        show(e)
+
+
+def get(key):
+    try:
+        print(f"get {key} = {ms.get_auto_parallel_context(key)!r}")
+    except Exception as e:  # pylint: disable=broad-except
+        print(f"get {key} -> ", end="")
+        show(e)
+
+
+BOOL_KEYS = ["gradients_mean", "gradient_fp32_sync", "loss_repeated_mean", "parameter_broadcast", "full_batch",
+             "enable_parallel_optimizer", "enable_alltoall", "force_fp32_communication",
+             "pipeline_result_broadcast", "auto_pipeline", "optimizer_weight_shard_aggregated_save",
+             "sharding_propagation"]
+for k in BOOL_KEYS:
+    try_set(**{k: 1})
+    try_set(**{k: "True"})
+    try_set(**{k: True})
+    get(k)
+    try_set(**{k: False})
+    get(k)

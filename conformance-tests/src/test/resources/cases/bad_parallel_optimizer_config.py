@@ -1,0 +1,46 @@
+# parallel_optimizer_config validation.
+import mindspore as ms
+
+
+def show(e):
+    s = str(e)
+    if "\n" in s:
+        s = s.strip().splitlines()[0]
+    print(f"{type(e).__name__}: {s}")
+
+
+def try_set(**kw):
+    label = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+    try:
+        ms.set_auto_parallel_context(**kw)
+        print(f"set {label} -> ok")
+    except Exception as e:  # pylint: disable=broad-except
+        print(f"set {label} -> ", end="")
+        show(e)
+
+
+def get(key):
+    try:
+        print(f"get {key} = {ms.get_auto_parallel_context(key)!r}")
+    except Exception as e:  # pylint: disable=broad-except
+        print(f"get {key} -> ", end="")
+        show(e)
+
+
+try_set(parallel_optimizer_config=[1])
+try_set(parallel_optimizer_config={"unknown": 1})
+try_set(parallel_optimizer_config={"gradient_accumulation_shard": 1})
+try_set(parallel_optimizer_config={"parallel_optimizer_threshold": -1})
+try_set(parallel_optimizer_config={"parallel_optimizer_threshold": 1.5})
+try_set(parallel_optimizer_config={"parallel_optimizer_threshold": 0})
+try_set(parallel_optimizer_config={"optimizer_weight_shard_size": 0})
+try_set(parallel_optimizer_config={"optimizer_weight_shard_size": 2})
+get("optimizer_weight_shard_size")
+try_set(parallel_optimizer_config={"optimizer_weight_shard_size": -1})
+get("optimizer_weight_shard_size")
+try_set(parallel_optimizer_config={"optimizer_level": "level4"})
+try_set(parallel_optimizer_config={"gradient_accumulation_shard": True, "optimizer_level": "level1"})
+try_set(parallel_optimizer_config={"gradient_accumulation_shard": True, "optimizer_level": "level2"})
+try_set(parallel_optimizer_config={"optimizer_level": "level3"})
+try_set(parallel_optimizer_config={})
+get("parallel_optimizer_config")

@@ -1,0 +1,30 @@
+# init() argument validation in a plain (non-launched) process, and init() without a launcher.
+import mindspore as ms
+from mindspore.communication import init, GlobalComm, get_rank, get_group_size
+
+
+def show(e):
+    s = str(e)
+    if "\n" in s:
+        s = s.strip().splitlines()[0]
+    print(f"{type(e).__name__}: {s}")
+
+
+def attempt(label, fn):
+    try:
+        r = fn()
+        print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
+    except Exception as e:  # pylint: disable=broad-except
+        print(f"{label} -> ", end="")
+        show(e)
+
+ms.set_context(device_target="CPU")
+attempt("init(1)", lambda: init(1))
+attempt("init(['mccl'])", lambda: init(["mccl"]))
+attempt("init('gloo')", lambda: init("gloo"))
+attempt("init('MCCL')", lambda: init("MCCL"))
+print("GlobalComm.INITED =", GlobalComm.INITED)
+attempt("init()", init)
+print("GlobalComm.INITED =", GlobalComm.INITED)
+attempt("get_rank()", get_rank)
+attempt("get_group_size()", get_group_size)

@@ -1,0 +1,80 @@
+package dev.msjvm.engine.job;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One training job: its ranks, the world they form and the communicator they share.
+ *
+ * <p>A job of {@code worldSize} ranks may run all of them in this JVM (the default of {@code
+ * bin/msrun}) or only some ({@code local_worker_num < worker_num} on one node of many). Ranks are
+ * numbered {@code nodeRank * localWorkerNum + localIndex}, as msrun numbers them. Example: {@code
+ * Job.local("job-1", 8, Duration.ofMinutes(10))} has ranks 0..7, all local.
+ */
+public final class Job {
+  private final String id;
+  private final int worldSize;
+  private final int localWorkerNum;
+  private final int nodeRank;
+  private final Duration timeout;
+  private final List<Rank> localRanks;
+  private final Object communicators;
+
+  private Job(
+      String id, int worldSize, int localWorkerNum, int nodeRank, Duration timeout, Object world) {
+    if (worldSize < 1) {
+      throw new IllegalArgumentException("worldSize must be >= 1, got " + worldSize);
+    }
+    if (localWorkerNum < 1 || localWorkerNum > worldSize) {
+      throw new IllegalArgumentException(
+          "localWorkerNum must be in [1, " + worldSize + "], got " + localWorkerNum);
+    }
+    this.id = Objects.requireNonNull(id);
+    this.worldSize = worldSize;
+    this.localWorkerNum = localWorkerNum;
+    this.nodeRank = nodeRank;
+    this.timeout = Objects.requireNonNull(timeout);
+    this.communicators = world;
+    List<Rank> ranks = new ArrayList<>(localWorkerNum);
+    for (int i = 0; i < localWorkerNum; i++) {
+      ranks.add(new Rank(this, nodeRank * localWorkerNum + i, i));
+    }
+    this.localRanks = List.copyOf(ranks);
+  }
+
+  /** A job whose ranks all run in this JVM. */
+  public static Job local(String id, int worldSize, Duration timeout) {
+    return new Job(id, worldSize, worldSize, 0, timeout, null);
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public int worldSize() {
+    return worldSize;
+  }
+
+  public int localWorkerNum() {
+    return localWorkerNum;
+  }
+
+  public int nodeRank() {
+    return nodeRank;
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** The ranks that run in this JVM, in rank order. */
+  public List<Rank> localRanks() {
+    return localRanks;
+  }
+
+  Object communicators() {
+    return communicators;
+  }
+}

@@ -1,0 +1,135 @@
+package dev.msjvm.frontend;
+
+import dev.msjvm.engine.job.Session;
+import dev.msjvm.shim.DeviceProbe;
+import dev.msjvm.shim.Host;
+import dev.msjvm.shim.ShimFiles;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.EnvironmentAccess;
+import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.PolyglotAccess;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.io.IOAccess;
+
+/**
+ * Runs Python scripts with the {@code mindspore} shim: one shared polyglot {@link Engine}, one
+ * {@link Context} per rank.
+ *
+ * <p>Create one per JVM (launcher, server or test class) and close it at the end; contexts after
+ * the first start in a fraction of a second because they share the engine's code cache. Each {@link
+ * #newContext} call gives a context with its own environment, argv, streams and {@link Session}.
+ * Example: {@code try (var rt = PythonRuntime.create(); var ctx = rt.newContext(spec)) {
+ * rt.runScript(ctx, path, args); }}.
+ */
+public final class PythonRuntime implements AutoCloseable {
+  private final Engine engine;
+  private final Path shimRoot;
+  private final List<Path> extraPythonPath;
+  private final DeviceProbe devices;
+
+  private PythonRuntime(Engine engine, Path shimRoot, List<Path> extraPythonPath, DeviceProbe dp) {
+    this.engine = engine;
+    this.shimRoot = shimRoot;
+    this.extraPythonPath = List.copyOf(extraPythonPath);
+    this.devices = dp;
+  }
+
+  /** A runtime with the shim extracted under the user cache and the devices found on this host. */
+  public static PythonRuntime create() {
+    return create(Caches.root(), Devices.probe());
+  }
+
+  public static PythonRuntime create(Path cacheDir, DeviceProbe devices) {
+    Engine engine =
+        Engine.newBuilder("python")
+            .option("engine.WarnInterpreterOnly", "false")
+            .out(OutputStream.nullOutputStream())
+            .err(System.err)
+            .build();
+    return new PythonRuntime(
+        engine, ShimFiles.pythonRoot(cacheDir.resolve("shim")), NumpyHome.sitePackages(), devices);
+  }
+
+  /** What one interpreter sees: its session, environment, arguments and streams. */
+  public record ContextSpec(
+      Session session,
+      Map<String, String> environment,
+      Path workingDirectory,
+      InputStream in,
+      OutputStream out,
+      OutputStream err) {
+    public ContextSpec {
+      Objects.requireNonNull(session);
+      environment = Map.copyOf(environment);
+      Objects.requireNonNull(workingDirectory);
+      Objects.requireNonNull(in);
+      Objects.requireNonNull(out);
+      Objects.requireNonNull(err);
+    }
+  }
+
+  /** A fresh interpreter for one rank, with the shim importable and its host bound. */
+  public Context newContext(ContextSpec spec) {
+    StringBuilder pythonPath = new StringBuilder(shimRoot.toString());
+    for (Path p : extraPythonPath) {
+      pythonPath.append(java.io.File.pathSeparatorChar).append(p);
+    }
+    Context.Builder builder =
+        Context.newBuilder("python")
+            .engine(engine)
+            .allowHostAccess(HostAccess.ALL)
+            .allowPolyglotAccess(PolyglotAccess.ALL)
+            .allowIO(IOAccess.ALL)
+            .allowCreateThread(true)
+            .allowCreateProcess(true)
+            .allowNativeAccess(!extraPythonPath.isEmpty())
+            .allowExperimentalOptions(true)
+            .allowEnvironmentAccess(EnvironmentAccess.NONE)
+            .environment(spec.environment())
+            .currentWorkingDirectory(spec.workingDirectory().toAbsolutePath())
+            .in(spec.in())
+            .out(spec.out())
+            .err(spec.err())
+            .option("python.PythonPath", pythonPath.toString());
+    if (!extraPythonPath.isEmpty()) {
+      // numpy's C extensions are loaded once per context; every rank needs its own copy.
+      builder.option("python.IsolateNativeModules", "true");
+    }
+    Context ctx = builder.build();
+    PrintStream err = new PrintStream(spec.err(), true, StandardCharsets.UTF_8);
+    ctx.getPolyglotBindings().putMember("msjvm_host", new Host(spec.session(), devices, err));
+    return ctx;
+  }
+
+  /**
+   * Runs {@code script} as {@code __main__} with {@code sys.argv = [script, *args]}, the way {@code
+   * python SCRIPT ARGS} does, and returns its exit status: 0, the {@code SystemExit} code, or 1
+   * after printing the traceback of an uncaught exception to the context's stderr.
+   */
+  public int runScript(Context ctx, String script, List<String> args) {
+    Value run = ctx.eval("python", "import _msjvm_main\n_msjvm_main.run");
+    List<Object> argv = new ArrayList<>(args);
+    return run.execute(script, argv.toArray()).asInt();
+  }
+
+  /** Runs a snippet of Python source as {@code __main__} (used by {@code bin/mspython -c}). */
+  public int runSource(Context ctx, String source, List<String> args) {
+    Value run = ctx.eval("python", "import _msjvm_main\n_msjvm_main.run_source");
+    return run.execute(source, new ArrayList<Object>(args).toArray()).asInt();
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+}
