@@ -12,7 +12,9 @@ Usage:
     --no-goldens   only write the raw records, never touch *.golden
 
 For every case it writes
-    tools/mindspore-raw/<name>.out   what real MindSpore printed (stdout) + exit status
+    tools/mindspore-raw/<name>.out   what real MindSpore printed (stdout), then lines "!! ... uncaught: <first
+                                     line of the exception>" for any uncaught exception (taken from stderr /
+                                     the worker log; NOT stdout), then "== exit status: N =="
     src/test/resources/cases/<name>.golden
                                      the expected stdout, i.e. the same stdout, EXCEPT for the
                                      cases listed in cases/DEVIATIONS.md (table rows starting with
@@ -36,8 +38,10 @@ stdout is recovered with this filter (applied line by line, in order):
   2. drop the continuation lines of multi-line C++ error texts: lines that are only dashes
      ("-----..."), "- C++ Call Stack: ...", "- Framework Unexpected Exception Raised:", and
      "mindspore/ccsrc/...cc:<line> <func>" stack lines
-  3. drop Python tracebacks written to stderr: from "Traceback (most recent call last):" through the
-     first following line that does not start with whitespace (the exception line)
+  3. drop an uncaught Python traceback: everything from a line "Traceback (most recent call last):" to the
+     end of the log. Workers run with PYTHONUNBUFFERED=1, so every stdout line is already in the log
+     before the traceback is written (without it, buffered stdout is flushed at interpreter exit, i.e.
+     AFTER the traceback), and a multi-line exception message cannot leak into the recovered stdout.
 The golden of a multi-rank case is, for K = 0..N-1:  "== rank K ==\\n" + filtered stdout of worker K.
 The exit status recorded for a multi-rank case is msrun's exit status.
 """
@@ -99,6 +103,7 @@ def clean_env(venv):
     env["VIRTUAL_ENV"] = venv
     env.pop("PYTHONPATH", None)
     env["PYTHONIOENCODING"] = "utf-8"
+    env["PYTHONUNBUFFERED"] = "1"
     return env
 
 
@@ -110,26 +115,42 @@ def free_port():
 
 def filter_worker_log(text):
     out = []
-    in_tb = False
-    for line in text.splitlines():
-        if in_tb:
-            if line.startswith((" ", "\t")) or line == "":
-                continue
-            in_tb = False
-            continue  # the exception line that ends the traceback
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
         if line.startswith("Traceback (most recent call last):"):
-            in_tb = True
-            continue
+            return "".join(l + "\n" for l in out), uncaught_summary(lines[i:])
         if LOG_LINE.match(line) or CPP_NOISE.match(line):
             continue
         out.append(line)
-    return "".join(l + "\n" for l in out)
+    return "".join(l + "\n" for l in out), None
+
+
+def uncaught_summary(lines):
+    """First line of the exception that ended a traceback (for the raw record only)."""
+    in_tb = False
+    for line in lines:
+        if line.startswith("Traceback (most recent call last):"):
+            in_tb = True
+            continue
+        if in_tb and line and not line.startswith((" ", "\t")) and not LOG_LINE.match(line):
+            return line
+    return None
+
+
+def stderr_summary(stderr):
+    lines = stderr.splitlines()
+    found = None
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last):"):
+            found = uncaught_summary(lines[i:])
+    return found
 
 
 def run_single(venv, case, workdir):
     p = subprocess.run([os.path.join(venv, "bin", "python"), case], cwd=workdir, env=clean_env(venv),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT_S)
-    return p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.returncode
+    exc = stderr_summary(p.stderr.decode("utf-8", "replace"))
+    return p.stdout.decode("utf-8", "replace"), ([f"!! uncaught: {exc}"] if exc else []), p.returncode
 
 
 def run_multi(venv, case, ranks, workdir):
@@ -138,15 +159,19 @@ def run_multi(venv, case, ranks, workdir):
            f"--master_port={free_port()}", f"--log_dir={log_dir}", "--join=True", case]
     p = subprocess.run(cmd, cwd=workdir, env=clean_env(venv), stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=TIMEOUT_S)
-    parts = []
+    parts, notes = [], []
     for k in range(ranks):
         log = os.path.join(log_dir, f"worker_{k}.log")
-        text = ""
+        text, exc = "", None
         if os.path.exists(log):
             with open(log, encoding="utf-8", errors="replace") as f:
-                text = filter_worker_log(f.read())
+                text, exc = filter_worker_log(f.read())
+        else:
+            notes.append(f"!! rank {k}: no worker log")
+        if exc:
+            notes.append(f"!! rank {k} uncaught: {exc}")
         parts.append(f"== rank {k} ==\n" + text)
-    return "".join(parts), p.stdout.decode("utf-8", "replace"), p.returncode
+    return "".join(parts), notes, p.returncode
 
 
 def main(argv):
@@ -177,15 +202,19 @@ def main(argv):
         workdir = tempfile.mkdtemp(prefix=f"msgold_{name}_")
         try:
             if ranks > 1:
-                out, _, rc = run_multi(venv, case, ranks, workdir)
+                out, notes, rc = run_multi(venv, case, ranks, workdir)
             else:
-                out, _, rc = run_single(venv, case, workdir)
+                out, notes, rc = run_single(venv, case, workdir)
         except subprocess.TimeoutExpired:
-            out, rc = "", "timeout"
+            out, notes, rc = "", [], "timeout"
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+        # raw record: the recovered stdout, then (not part of stdout) the first line of any uncaught
+        # exception (from stderr / the worker log) and the exit status
         with open(os.path.join(RAW, name + ".out"), "w", encoding="utf-8") as f:
             f.write(out)
+            for n in notes:
+                f.write(n + "\n")
             f.write(f"== exit status: {rc} ==\n")
         golden_path = os.path.join(CASES, name + ".golden")
         status = "ok"

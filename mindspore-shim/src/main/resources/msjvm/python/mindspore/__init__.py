@@ -1,2 +1,21 @@
-"""MindSpore on the JVM: the ``mindspore`` package, forwarding to the msjvm engine."""
+"""MindSpore on the JVM: the ``mindspore`` package, running on GraalPy over the msjvm engine.
+
+Mirrors MindSpore's import paths; every call checks its arguments as MindSpore does and forwards
+to the Java engine through ``mindspore._host``.
+"""
+from mindspore import context, log
+from mindspore.common.seed import get_seed, set_seed
+from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,
+                               get_auto_parallel_context, get_context, get_ps_context,
+                               reset_auto_parallel_context, reset_ps_context, set_auto_parallel_context,
+                               set_context, set_ps_context)
+from mindspore.parallel import get_algo_parameters, reset_algo_parameters, set_algo_parameters
+from mindspore import ops, parallel, runtime, communication
+
 __version__ = "2.7.0"
+
+__all__ = ["context", "log", "set_seed", "get_seed", "GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE",
+           "LAX", "ParallelMode", "set_context", "get_context", "set_auto_parallel_context",
+           "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context", "get_ps_context",
+           "reset_ps_context", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
+           "ops", "parallel", "runtime", "communication"]

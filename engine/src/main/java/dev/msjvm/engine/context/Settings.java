@@ -61,7 +61,10 @@ public final class Settings {
   /** The defaults of MindSpore's {@code set_context} keys that the shim supports (CPU wheel). */
   public static Settings runContext() {
     Map<String, Object> d = new LinkedHashMap<>();
-    d.put("mode", 1L); // PYNATIVE_MODE is the default since MindSpore 2.0
+    // GRAPH_MODE, as in the MindSpore releases the seed documents describe: their examples
+    // (dataset_strategy tuples, semi_auto_parallel) only run in graph mode. MindSpore 2.x
+    // defaults to PYNATIVE_MODE; see conformance-tests/.../DEVIATIONS.md.
+    d.put("mode", 0L);
     d.put("device_target", "CPU");
     d.put("device_id", 0L);
     d.put("max_device_memory", 1024.0);
@@ -88,6 +91,18 @@ public final class Settings {
     d.put("ascend_config", Map.of());
     d.put("gpu_config", Map.of());
     d.put("jit_config", Map.of());
+    return of(d);
+  }
+
+  /** Defaults of {@code mindspore.runtime.set_memory} (sizes in GB). */
+  public static Settings runtimeMemory() {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("configured", false);
+    d.put("init_size", 2.0);
+    d.put("increase_size", 2.0);
+    d.put("max_size", 1024.0);
+    d.put("optimize_level", 0L);
+    d.put("huge_page_reserve_size", 0.0);
     return of(d);
   }
 

@@ -17,6 +17,7 @@ public final class Session {
   private final Settings runContext = Settings.runContext();
   private final Settings algoParameters = Settings.algoParameters();
   private final Settings costModel = Settings.costModel();
+  private final Settings runtimeMemory = Settings.runtimeMemory();
   private Long seed;
 
   public Session(Rank rank) {
@@ -49,6 +50,11 @@ public final class Session {
   /** The store behind the cost-model context. */
   public Settings costModel() {
     return costModel;
+  }
+
+  /** The store behind {@code mindspore.runtime.set_memory}. */
+  public Settings runtimeMemory() {
+    return runtimeMemory;
   }
 
   /** The global seed of {@code set_seed}, or null when none was set. */

@@ -1,0 +1,145 @@
+"""Argument checks with MindSpore's exception classes and message texts.
+
+The texts follow ``mindspore/_checkparam.py`` so that scripts and tests that match on them keep
+working; the code is ours.
+"""
+import inspect
+import math
+import re
+from functools import wraps
+
+EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
+_REL_TEXT = {EQ: "= {}", NE: "!= {}", LT: "< {}", LE: "<= {}", GT: "> {}", GE: ">= {}"}
+_REL_TEST = {
+    EQ: lambda x, y: x == y,
+    NE: lambda x, y: x != y,
+    LT: lambda x, y: x < y,
+    LE: lambda x, y: x <= y,
+    GT: lambda x, y: x > y,
+    GE: lambda x, y: x >= y,
+}
+INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH = 1, 2, 3, 4
+_RANGE_TEXT = {INC_NEITHER: "({}, {})", INC_LEFT: "[{}, {})", INC_RIGHT: "({}, {}]", INC_BOTH: "[{}, {}]"}
+_RANGE_TEST = {
+    INC_NEITHER: lambda x, lo, hi: lo < x < hi,
+    INC_LEFT: lambda x, lo, hi: lo <= x < hi,
+    INC_RIGHT: lambda x, lo, hi: lo < x <= hi,
+    INC_BOTH: lambda x, lo, hi: lo <= x <= hi,
+}
+
+
+def _check_number(arg_value, value, rel, arg_type=int, arg_name=None, prim_name=None):
+    prim = f"For '{prim_name}', the " if prim_name else "The "
+    name = f"'{arg_name}'" if arg_name else "input value"
+    info = prim + name
+    if not isinstance(arg_value, arg_type):
+        raise TypeError(f"{info} must be {arg_type.__name__}, but got '{type(arg_value).__name__}'")
+    if math.isinf(arg_value) or math.isnan(arg_value):
+        raise ValueError(f"{info} must be a legal value, but got '{arg_value}'.")
+    type_mismatch = isinstance(arg_value, bool)
+    if type_mismatch or not _REL_TEST[rel](arg_value, value):
+        msg = (f"{info} must be {arg_type.__name__} and must {_REL_TEXT[rel].format(value)}, "
+               f"but got '{arg_value}' with type '{type(arg_value).__name__}'.")
+        raise TypeError(msg) if type_mismatch else ValueError(msg)
+    return arg_value
+
+
+def check_int(arg_value, value, rel, arg_name=None, prim_name=None):
+    return _check_number(arg_value, value, rel, int, arg_name, prim_name)
+
+
+def check_positive_int(arg_value, arg_name=None, prim_name=None):
+    return _check_number(arg_value, 0, GT, int, arg_name, prim_name)
+
+
+def check_non_negative_int(arg_value, arg_name=None, prim_name=None):
+    return _check_number(arg_value, 0, GE, int, arg_name, prim_name)
+
+
+def check_positive_float(arg_value, arg_name=None, prim_name=None):
+    return _check_number(arg_value, 0, GT, float, arg_name, prim_name)
+
+
+def check_bool(arg_value, arg_name=None, prim_name=None):
+    prim = f"For '{prim_name}', the" if prim_name else "The"
+    name = f"'{arg_name}'" if arg_name else "input value"
+    if not isinstance(arg_value, bool):
+        raise TypeError(f"{prim} {name} must be a bool, but got {type(arg_value).__name__}.")
+    return arg_value
+
+
+def check_number_range(arg_value, lower, upper, rel, value_type, arg_name=None, prim_name=None):
+    prim = f"For '{prim_name}', the" if prim_name else "The"
+    name = f"'{arg_name}'" if arg_name else "input value"
+    if not isinstance(arg_value, value_type) or isinstance(arg_value, bool):
+        raise TypeError(f"{prim} {name} must be '{value_type.__name__}',  "
+                        f"but got '{type(arg_value).__name__}'.")
+    if not _RANGE_TEST[rel](arg_value, lower, upper):
+        raise ValueError(f"{prim} {name} must be in range of {_RANGE_TEXT[rel].format(lower, upper)}, "
+                         f"but got {arg_value} with type '{type(arg_value).__name__}'.")
+    return arg_value
+
+
+def check_int_range(arg_value, lower, upper, rel, arg_name=None, prim_name=None):
+    return check_number_range(arg_value, lower, upper, rel, int, arg_name, prim_name)
+
+
+def check_float_range(arg_value, lower, upper, rel, arg_name=None, prim_name=None):
+    return check_number_range(arg_value, lower, upper, rel, float, arg_name, prim_name)
+
+
+def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
+    name = arg_name if arg_name else "parameter"
+    prefix = f"For '{prim_name}', the" if prim_name else "The"
+    if not (isinstance(arg_value, str) and arg_value in valid_values):
+        raise ValueError(f"{prefix} '{name}' must be str and must be in '{valid_values}',"
+                         f" but got '{arg_value}'.")
+    return arg_value
+
+
+def check_str_by_regular(target, reg=None, flag=re.ASCII, prim_name=None):
+    if reg is None:
+        reg = r"^\w+[0-9a-zA-Z\_\.]*$"
+    if re.match(reg, target, flag) is None:
+        prim = f"For '{prim_name}', the" if prim_name else "The"
+        raise ValueError(f"{prim} '{target}' is illegal, it must be match regular'{reg}' by flags'{flag}.'")
+    return True
+
+
+def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
+    valid_types = tuple(valid_types) if isinstance(valid_types, (list, tuple)) else (valid_types,)
+
+    def fail():
+        names = [t.__name__ if hasattr(t, "__name__") else str(t) for t in valid_types]
+        prefix = f"For '{prim_name}', the" if prim_name else "The"
+        shown = names if len(names) > 1 else names[0]
+        raise TypeError(f"{prefix} type of '{arg_name}' should be {'one of ' if len(names) > 1 else ''}"
+                        f"'{shown}', but got type '{type(arg_value).__name__}'.")
+
+    if isinstance(arg_value, bool) and bool not in valid_types:
+        fail()
+    if not isinstance(arg_value, valid_types):
+        fail()
+    return arg_value
+
+
+def args_type_check(*type_args, **type_kwargs):
+    """Decorator: every named argument that is not None must be an instance of its type."""
+
+    def decorate(func):
+        sig = inspect.signature(func)
+        bound_types = sig.bind_partial(*type_args, **type_kwargs).arguments
+        types = bound_types.get("kwargs", bound_types)
+
+        @wraps(func)
+        def wrapper(*args, **kwargs):
+            arguments = sig.bind(*args, **kwargs).arguments
+            arguments = arguments.get("kwargs", arguments)
+            for name, value in arguments.items():
+                if name in types and value is not None and not isinstance(value, types[name]):
+                    raise TypeError(f"The parameter '{name}' must be {types[name]}, but got {type(value)}")
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

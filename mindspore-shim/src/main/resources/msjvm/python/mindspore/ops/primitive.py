@@ -1,0 +1,74 @@
+"""``Primitive``: an operator with attributes and a parallel strategy, recorded for the engine.
+
+Attribute and ``shard`` handling follow MindSpore's ``mindspore/ops/primitive.py`` (same checks and
+messages for tuple strategies). Running a primitive needs the compute core (issue 3); until then a
+call raises ``NotImplementedError`` naming the operator.
+"""
+
+
+class Primitive:
+    """Base class of operators: ``name``, ``attrs``, ``add_prim_attr``, ``shard``, ``recompute``."""
+
+    def __init__(self, name):
+        self.name = name
+        self.attrs = {}
+        self.init_attrs = {"name": name}
+
+    def add_prim_attr(self, name, value):
+        self.__dict__[name] = value
+        self.attrs[name] = value
+        return self
+
+    def del_prim_attr(self, name):
+        if name in self.__dict__ and name in self.attrs:
+            del self.__dict__[name]
+            del self.attrs[name]
+        return self
+
+    def set_stage(self, stage):
+        return self.add_prim_attr("stage", stage)
+
+    def _check_shard_strategy(self, strategy, log_info):
+        if not isinstance(strategy, tuple):
+            raise TypeError(f'{log_info} must be tuple type, but got:{type(strategy)}')
+        for element in strategy:
+            if not isinstance(element, tuple):
+                raise TypeError(f'The element of strategy must be tuple/Layout type, but got:{type(element)}')
+            for value in element:
+                if not isinstance(value, int):
+                    raise TypeError(f'The {log_info}: {strategy} of {self.name} is not valid,'
+                                    f' the value of strategy must be int type, but got:{type(value)}')
+
+    def shard(self, in_strategy=None, out_strategy=None):
+        """Records the strategy: one tuple per input, one int (number of slices) per dimension."""
+        if in_strategy is None and out_strategy is None:
+            return self
+        if in_strategy is not None:
+            self._check_shard_strategy(in_strategy, "in_strategy")
+        if out_strategy is not None:
+            self._check_shard_strategy(out_strategy, "out_strategy")
+        if in_strategy is None and out_strategy is not None:
+            raise ValueError(f'The out_strategy of {self.name} is {out_strategy}, need to set in_strategy,'
+                             f' but got none')
+        if in_strategy is not None:
+            self.add_prim_attr("in_strategy", in_strategy)
+        if out_strategy is not None:
+            self.add_prim_attr("out_strategy", out_strategy)
+        return self
+
+    def recompute(self, mode=True):
+        if not isinstance(mode, bool):
+            raise TypeError(f"For 'Primitive', the argument 'mode' must be bool, but got {type(mode)}.")
+        return self.add_prim_attr("recompute", mode)
+
+    def __call__(self, *args):
+        raise NotImplementedError(f"Running the operator {self.name} needs the msjvm compute core, "
+                                  "which this build does not have yet.")
+
+    def __repr__(self):
+        attrs = ", ".join(f"{k}={v}" for k, v in self.attrs.items())
+        return f"Prim[{self.name}]" + (f"<{attrs}>" if attrs else "")
+
+
+class PrimitiveWithInfer(Primitive):
+    """Kept for scripts that subclass it."""
