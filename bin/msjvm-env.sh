@@ -40,8 +40,8 @@ MSJVM_FRONTEND="$MSJVM_REPO/polyglot-frontend/target"
 
 # Builds when there is no build yet or a source changed since the last one.
 msjvm_build_if_needed() {
-  local stamp="$MSJVM_FRONTEND/classpath.txt"
-  if [ -f "$stamp" ] && [ -z "$(find "$MSJVM_REPO" -path "$MSJVM_REPO/.git" -prune -o \
+  local stamp="$MSJVM_FRONTEND/msjvm-build.stamp"
+  if [ -f "$stamp" ] && [ -f "$MSJVM_FRONTEND/classpath.txt" ] && [ -z "$(find "$MSJVM_REPO" -path "$MSJVM_REPO/.git" -prune -o \
       \( -name '*.java' -o -name '*.py' -o -name 'pom.xml' \) -path '*/src/main/*' -newer "$stamp" -print -quit 2>/dev/null)" ] \
       && [ -z "$(find "$MSJVM_REPO" -maxdepth 2 -name pom.xml -newer "$stamp" -print -quit)" ]; then
     return 0
@@ -52,6 +52,7 @@ msjvm_build_if_needed() {
   [ "$(msjvm_jdk_version "$JAVA_HOME")" -ge 24 ] && opts="$opts --sun-misc-unsafe-memory-access=allow"
   (cd "$MSJVM_REPO" && MAVEN_OPTS="$opts" mvn -q -B -Dstyle.color=never package -DskipTests) >&2 \
     || msjvm_die "build failed; run 'mvn package' in $MSJVM_REPO to see why"
+  touch "$stamp"
 }
 
 msjvm_java_cmd() {
