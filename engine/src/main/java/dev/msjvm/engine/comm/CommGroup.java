@@ -19,10 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Protocol. Each member numbers its own calls on the group 0, 1, 2, ...; call {@code s} uses
  * slot {@code s % 2}. A call has two phases: in phase 1 every rank publishes its spec and buffer
  * and waits for all; then each rank does its share of the work; in phase 2 it signals that it no
- * longer reads the others' buffers and (where its own buffer is read by others) waits for all. A
- * rank that enters call {@code s + 2} has finished {@code s + 1}, whose phase 1 needed every rank
- * to have left call {@code s}, so two slots suffice and a slot is never reset: its counter only
- * grows, and phase k of the u-th use of a slot is complete at {@code n * (2u + k)} arrivals.
+ * longer touches the others' buffers and (where others touch its own) waits for all. A rank that
+ * enters call {@code s + 2} has finished {@code s + 1}, whose phase 1 needed every rank to have
+ * left call {@code s}, so two slots suffice and a slot is never reset: its counter only grows, and
+ * phase k of the u-th use of a slot is complete at {@code n * (2u + k)} arrivals.
  *
  * <p>Waiting spins briefly, then parks; the rank whose arrival completes a phase unparks the
  * others. A timeout or interruption half-way leaves the group unusable ("broken"): its waiters are
@@ -126,9 +126,6 @@ final class CommGroup {
     final float[][] bufs;
     final int[] offs;
 
-    /** AllReduce result; grown only by group rank 0 before its phase-1 arrival. */
-    float[] scratch = new float[0];
-
     Slot(int n) {
       marks = new AtomicLongArray(n);
       waiters = new AtomicReferenceArray<>(n);
@@ -197,7 +194,7 @@ final class CommGroup {
       arrive(2);
     }
 
-    /** Phase 2: waits until nobody reads any published buffer (or the AllReduce scratch). */
+    /** Phase 2: waits until no rank reads or writes any published buffer any more. */
     void finish() {
       arrive(2);
       await(2);

@@ -6,11 +6,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One rank's {@link Communicator} over an {@link InJvmWorld}: collectives read the other ranks'
- * buffers directly, with the work split so that each rank reduces or copies its own share.
+ * One rank's {@link Communicator} over an {@link InJvmWorld}: collectives work on the other ranks'
+ * published buffers directly (no intermediate copies), each rank doing its own share.
  *
- * <p>Invariant: the groups a rank sees are the world group, its aliases and the groups this rank
- * created and has not destroyed (MindSpore's per-process view). Example: see {@link Communicator}.
+ * <p>Invariants: the groups a rank sees are the world group, its aliases and the groups this rank
+ * created and has not destroyed (MindSpore's per-process view); buffers passed by different ranks
+ * must be distinct arrays or disjoint ranges; after a call fails, the contents of its buffers are
+ * undefined (as with NCCL). Example: see {@link Communicator}.
  */
 final class InJvmCommunicator implements Communicator {
 
@@ -153,20 +155,13 @@ final class InJvmCommunicator implements Communicator {
       return;
     }
     CommGroup.Call call = g.begin(gr, spec);
-    CommGroup.Slot slot = call.slot;
-    if (gr == 0 && slot.scratch.length < count) {
-      // Nobody else touches this slot's scratch until our phase-1 arrival publishes it.
-      slot.scratch = new float[count];
-    }
     call.publishAndMatch(buf, offset);
-    float[] scratch = slot.scratch;
+    // This rank alone owns elements [lo, hi) of every buffer: it reads them from all ranks, folds
+    // them and writes the result back into all ranks, so no scratch and no third barrier needed.
     int lo = chunkStart(count, n, gr);
     int hi = chunkStart(count, n, gr + 1);
-    // Reduce-scatter step: this rank folds its 1/n of every buffer into the shared result.
-    op.fold(slot.bufs, slot.offs, n, lo, hi - lo, scratch, lo);
-    call.finish();
-    // All-gather step: every chunk is final; the inputs are no longer read, so copy in place.
-    System.arraycopy(scratch, 0, buf, offset, count);
+    op.foldInPlace(call.slot.bufs, call.slot.offs, n, lo, hi - lo);
+    call.finish(); // our buffer is complete once every rank has written its share
   }
 
   @Override
@@ -189,7 +184,8 @@ final class InJvmCommunicator implements Communicator {
     }
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(send, sendOffset);
-    for (int q = 0; q < n; q++) {
+    for (int i = 0; i < n; i++) {
+      int q = (gr + i) % n; // staggered, so ranks do not all stream the same source at once
       System.arraycopy(call.slot.bufs[q], call.slot.offs[q], recv, recvOffset + q * count, count);
     }
     call.finish();

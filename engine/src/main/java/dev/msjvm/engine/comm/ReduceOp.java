@@ -88,17 +88,37 @@ public enum ReduceOp {
    * dst[dstOffset + i]} for {@code i < len}.
    *
    * <p>Works tile by tile through a private buffer, so {@code dst} may alias one of the sources at
-   * the same position (in-place reduce-scatter) and each source is streamed once.
+   * the same position and each source is streamed once.
    */
   void fold(float[][] srcs, int[] offs, int n, int from, int len, float[] dst, int dstOffset) {
     float[] tile = new float[Math.min(TILE, len)];
     for (int t = 0; t < len; t += TILE) {
-      int m = Math.min(TILE, len - t);
-      System.arraycopy(srcs[0], offs[0] + from + t, tile, 0, m);
-      for (int q = 1; q < n; q++) {
-        accumulate(tile, srcs[q], offs[q] + from + t, m);
-      }
+      int m = foldTile(srcs, offs, n, from + t, len - t, tile);
       System.arraycopy(tile, 0, dst, dstOffset + t, m);
     }
+  }
+
+  /**
+   * In place on every buffer: {@code bufs[q][offs[q] + from + i]} becomes the fold over all q, for
+   * {@code i < len}. Each tile is read from all buffers before it is written back to all of them,
+   * so the range {@code [from, from + len)} must be touched by no one else meanwhile.
+   */
+  void foldInPlace(float[][] bufs, int[] offs, int n, int from, int len) {
+    float[] tile = new float[Math.min(TILE, len)];
+    for (int t = 0; t < len; t += TILE) {
+      int m = foldTile(bufs, offs, n, from + t, len - t, tile);
+      for (int q = 0; q < n; q++) {
+        System.arraycopy(tile, 0, bufs[q], offs[q] + from + t, m);
+      }
+    }
+  }
+
+  private int foldTile(float[][] srcs, int[] offs, int n, int from, int left, float[] tile) {
+    int m = Math.min(tile.length, left);
+    System.arraycopy(srcs[0], offs[0] + from, tile, 0, m);
+    for (int q = 1; q < n; q++) {
+      accumulate(tile, srcs[q], offs[q] + from, m);
+    }
+    return m;
   }
 }
