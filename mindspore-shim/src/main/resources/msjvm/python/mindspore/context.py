@@ -1,8 +1,7 @@
 """``mindspore.context``: run settings and the auto-parallel context of this interpreter.
 
 Checks and messages follow MindSpore's ``mindspore/context.py``; values are stored in the rank's
-Java ``Session``. One deliberate difference: the default ``mode`` is ``GRAPH_MODE``, as in the
-MindSpore releases the seed documents describe (MindSpore 2.x defaults to ``PYNATIVE_MODE``).
+Java ``Session``.
 """
 from mindspore import _checkparam as Validator
 from mindspore import log as logger

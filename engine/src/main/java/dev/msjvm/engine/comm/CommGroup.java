@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One communication group of a job: its sorted world ranks and the rendezvous slots its collective
- * calls meet in.
+ * One communication group of a job: its world ranks (in the order given at creation) and the
+ * rendezvous slots its collective calls meet in.
  *
  * <p>Protocol. Each member numbers its own calls on the group 0, 1, 2, ...; call {@code s} uses
  * slot {@code s % 2}. A call has two phases: in phase 1 every rank publishes its spec and buffer
@@ -48,7 +48,7 @@ final class CommGroup {
   CommGroup(InJvmWorld world, String name, List<Integer> ranks) {
     this.world = world;
     this.name = name;
-    this.worldRanks = ranks.stream().mapToInt(Integer::intValue).sorted().toArray();
+    this.worldRanks = ranks.stream().mapToInt(Integer::intValue).toArray();
     this.worldRankList = Arrays.stream(worldRanks).boxed().toList();
     this.nextSeq = new AtomicLongArray(worldRanks.length);
     this.slots = new Slot[] {new Slot(worldRanks.length), new Slot(worldRanks.length)};
@@ -68,8 +68,7 @@ final class CommGroup {
 
   /** The group rank of {@code worldRank}, or -1 if it is not a member. */
   int groupRankOf(int worldRank) {
-    int i = Arrays.binarySearch(worldRanks, worldRank);
-    return i >= 0 ? i : -1;
+    return worldRankList.indexOf(worldRank);
   }
 
   /** Fails fast if the job was aborted or an earlier call on this group failed half-way. */

@@ -9,8 +9,8 @@ import java.util.List;
  * <p>Invariants:
  *
  * <ul>
- *   <li>Ranks in a group are the group's world ranks sorted ascending; group rank {@code i} is the
- *       {@code i}-th of them (MindSpore's {@code create_group} does the same).
+ *   <li>Group rank {@code i} is the {@code i}-th world rank of the list the group was created with,
+ *       as in MindSpore ({@code create_group("g", [1, 0])}: world rank 1 is group rank 0).
  *   <li>Calls on one group are matched by their order on that group: the k-th collective a rank
  *       issues on group {@code g} meets the k-th collective of every other member. Every member
  *       must issue the same collective with the same sizes, op and root, otherwise all of them get
@@ -53,7 +53,7 @@ public interface Communicator {
   /** Forgets {@code group} on this rank; the world group and its aliases cannot be destroyed. */
   void destroyGroup(String group);
 
-  /** The group's world ranks, ascending. */
+  /** The group's world ranks, in group-rank order. */
   List<Integer> groupRanks(String group);
 
   /** MindSpore {@code get_group_size(group)}. */

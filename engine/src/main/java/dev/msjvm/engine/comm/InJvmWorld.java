@@ -183,7 +183,10 @@ public final class InJvmWorld {
           "For 'create_group', the length of 'rank_ids' must be greater than 0, but got "
               + worldRanks);
     }
-    List<Integer> sorted = new ArrayList<>(worldRanks.size());
+    // Group rank i is the i-th rank of the list as given, as MindSpore's collective manager does
+    // (create_group("g", [1, 0]) makes world rank 1 group rank 0).
+    List<Integer> ordered = new ArrayList<>(worldRanks.size());
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
     for (Integer r : worldRanks) {
       if (r == null || r < 0 || r >= size) {
         throw MsException.valueError(
@@ -192,31 +195,28 @@ public final class InJvmWorld {
                 + "), but got "
                 + worldRanks);
       }
-      sorted.add(r);
-    }
-    sorted.sort(null);
-    for (int i = 1; i < sorted.size(); i++) {
-      if (sorted.get(i).equals(sorted.get(i - 1))) {
+      if (!seen.add(r)) {
         throw MsException.valueError(
             "For 'create_group', the rank ids must not be duplicated, but got " + worldRanks);
       }
+      ordered.add(r);
     }
     synchronized (this) {
       CommGroup existing = permanent.get(name);
       if (existing == null) {
         existing = registered.get(name);
       }
-      if (existing != null && !existing.worldRanks().equals(sorted)) {
+      if (existing != null && !existing.worldRanks().equals(ordered)) {
         throw MsException.valueError(
             "The group '"
                 + name
                 + "' already exists with ranks "
                 + existing.worldRanks()
                 + ", cannot create it again with ranks "
-                + sorted);
+                + ordered);
       }
       if (existing == null) {
-        existing = new CommGroup(this, name, sorted);
+        existing = new CommGroup(this, name, ordered);
         registered.put(name, existing);
       }
       if (permanent.get(name) == null) {

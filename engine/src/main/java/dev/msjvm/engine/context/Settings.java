@@ -61,10 +61,7 @@ public final class Settings {
   /** The defaults of MindSpore's {@code set_context} keys that the shim supports (CPU wheel). */
   public static Settings runContext() {
     Map<String, Object> d = new LinkedHashMap<>();
-    // GRAPH_MODE, as in the MindSpore releases the seed documents describe: their examples
-    // (dataset_strategy tuples, semi_auto_parallel) only run in graph mode. MindSpore 2.x
-    // defaults to PYNATIVE_MODE; see conformance-tests/.../DEVIATIONS.md.
-    d.put("mode", 0L);
+    d.put("mode", 1L); // PYNATIVE_MODE, the default since MindSpore 2.0
     d.put("device_target", "CPU");
     d.put("device_id", 0L);
     d.put("max_device_memory", 1024.0);

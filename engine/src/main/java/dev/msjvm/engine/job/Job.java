@@ -1,5 +1,6 @@
 package dev.msjvm.engine.job;
 
+import dev.msjvm.engine.comm.InJvmWorld;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,9 +9,8 @@ import java.util.Objects;
 /**
  * One training job: its ranks, the world they form and the communicator they share.
  *
- * <p>A job of {@code worldSize} ranks may run all of them in this JVM (the default of {@code
- * bin/msrun}) or only some ({@code local_worker_num < worker_num} on one node of many). Ranks are
- * numbered {@code nodeRank * localWorkerNum + localIndex}, as msrun numbers them. Example: {@code
+ * <p>All ranks of a job run in this JVM (the default of {@code bin/msrun}). Ranks are numbered
+ * {@code nodeRank * localWorkerNum + localIndex}, as msrun numbers them. Example: {@code
  * Job.local("job-1", 8, Duration.ofMinutes(10))} has ranks 0..7, all local.
  */
 public final class Job {
@@ -20,10 +20,9 @@ public final class Job {
   private final int nodeRank;
   private final Duration timeout;
   private final List<Rank> localRanks;
-  private final Object communicators;
+  private final InJvmWorld world;
 
-  private Job(
-      String id, int worldSize, int localWorkerNum, int nodeRank, Duration timeout, Object world) {
+  private Job(String id, int worldSize, int localWorkerNum, int nodeRank, Duration timeout) {
     if (worldSize < 1) {
       throw new IllegalArgumentException("worldSize must be >= 1, got " + worldSize);
     }
@@ -36,7 +35,10 @@ public final class Job {
     this.localWorkerNum = localWorkerNum;
     this.nodeRank = nodeRank;
     this.timeout = Objects.requireNonNull(timeout);
-    this.communicators = world;
+    // One communicator world serves every backend name a script may init with.
+    this.world = new InJvmWorld(worldSize, timeout, InJvmWorld.HCCL_WORLD_GROUP);
+    world.addWorldGroupAlias("nccl_world_group");
+    world.addWorldGroupAlias("mccl_world_group");
     List<Rank> ranks = new ArrayList<>(localWorkerNum);
     for (int i = 0; i < localWorkerNum; i++) {
       ranks.add(new Rank(this, nodeRank * localWorkerNum + i, i));
@@ -46,7 +48,7 @@ public final class Job {
 
   /** A job whose ranks all run in this JVM. */
   public static Job local(String id, int worldSize, Duration timeout) {
-    return new Job(id, worldSize, worldSize, 0, timeout, null);
+    return new Job(id, worldSize, worldSize, 0, timeout);
   }
 
   public String id() {
@@ -74,7 +76,16 @@ public final class Job {
     return localRanks;
   }
 
-  Object communicators() {
-    return communicators;
+  /** The in-JVM communicator world of this job's ranks. */
+  public InJvmWorld world() {
+    return world;
+  }
+
+  /**
+   * Stops the job because {@code failedRank} failed: every rank waiting in (or later entering) a
+   * collective gets an error instead of hanging.
+   */
+  public void abort(int failedRank, Throwable cause) {
+    world.abort(failedRank, cause);
   }
 }

@@ -1,5 +1,7 @@
 package dev.msjvm.engine.job;
 
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.comm.Communicator;
 import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.context.Settings;
 import java.util.Objects;
@@ -19,6 +21,7 @@ public final class Session {
   private final Settings costModel = Settings.costModel();
   private final Settings runtimeMemory = Settings.runtimeMemory();
   private Long seed;
+  private Communicator comm;
 
   public Session(Rank rank) {
     this.rank = Objects.requireNonNull(rank);
@@ -64,5 +67,56 @@ public final class Session {
 
   public void setSeed(Long seed) {
     this.seed = seed;
+  }
+
+  /**
+   * Joins the job's communicator ({@code init()}); {@code worldGroup} names the backend's world.
+   */
+  public void commInit(String worldGroup) {
+    Communicator c = job().world().communicator(rank.rank());
+    c.groupRanks(worldGroup); // fails for an unknown world name before anything is recorded
+    comm = c;
+  }
+
+  /** Leaves the communicator ({@code release()}). */
+  public void commRelease() {
+    comm = null;
+  }
+
+  /** This rank's communicator; only after {@link #commInit}. */
+  public Communicator comm() {
+    if (comm == null) {
+      throw MsException.runtimeError(
+          "Distributed Communication has not been inited."
+              + "You can't invoke this interface yet. Please call `init()` method first.");
+    }
+    return comm;
+  }
+
+  /** This rank's index among the members of {@code group} that run on its node. */
+  public int localRank(String group) {
+    int node = rank.rank() / job().localWorkerNum();
+    int index = 0;
+    for (int r : comm().groupRanks(group)) {
+      if (r == rank.rank()) {
+        return index;
+      }
+      if (r / job().localWorkerNum() == node) {
+        index++;
+      }
+    }
+    throw MsException.valueError("rank " + rank.rank() + " is not a member of group " + group);
+  }
+
+  /** How many members of {@code group} run on this rank's node. */
+  public int localGroupSize(String group) {
+    int node = rank.rank() / job().localWorkerNum();
+    int count = 0;
+    for (int r : comm().groupRanks(group)) {
+      if (r / job().localWorkerNum() == node) {
+        count++;
+      }
+    }
+    return count;
   }
 }

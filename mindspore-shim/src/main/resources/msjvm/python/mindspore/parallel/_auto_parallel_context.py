@@ -33,10 +33,6 @@ def _device_target():
     return session().runContext().get("device_target")
 
 
-def _run_mode():
-    return session().runContext().get("mode")
-
-
 class _AutoParallelContext:
     """Checks as MindSpore does, then stores in the Java context of this interpreter."""
 
@@ -49,7 +45,11 @@ class _AutoParallelContext:
     # --- plain values -------------------------------------------------------------------------
 
     def set_device_num(self, device_num):
-        if device_num < 1 or device_num > 4096:
+        if device_num < 1:
+            raise ValueError("The context configuration parameter 'device_num' must be a positive integer, "
+                             "but got the value of device_num : {}.".format(device_num))
+        if device_num > 4096:
+            # The seed documents bound device_num to [1, 4096] (MindSpore 2.0's check and text).
             raise ValueError("The context configuration parameter 'device_num' must be in [1, 4096], "
                              "but got the value of device_num : {}.".format(device_num))
         self._handle.set("device_num", device_num)
@@ -107,11 +107,8 @@ class _AutoParallelContext:
         self._handle.set("pipeline_result_broadcast", value)
 
     def set_parallel_mode(self, parallel_mode):
-        if _run_mode() == 1 and parallel_mode not in ("data_parallel", "stand_alone", "auto_parallel"):
-            raise ValueError(f"Pynative only supports STAND_ALONE, DATA_PARALLEL and AUTO_PARALLEL using"
-                             f" sharding_propagation under shard function"
-                             f" for ParallelMode, "
-                             f"but got {parallel_mode.upper()}.")
+        # MindSpore's source also has a PyNative-mode restriction here, but MindSpore 2.10 never
+        # applies it (semi_auto_parallel is accepted in the default PyNative mode); we match that.
         if not self._handle.setParallelMode(parallel_mode):
             raise ValueError("The context configuration parameter 'parallel_mode' only support 'stand_alone', "
                              "'data_parallel', 'hybrid_parallel', 'semi_auto_parallel' and 'auto_parallel', "
@@ -247,9 +244,6 @@ class _AutoParallelContext:
                 if not isinstance(dim, int):
                     raise TypeError("For 'set_auto_parallel_context', the element of argument "
                                     "'dataset_strategy' must be int type, but got the type : {} .".format(type(dim)))
-        if _run_mode() == 1:
-            raise ValueError("In PyNative mode, the setting value of 'dataset_strategy' must be either 'full_batch' "
-                             f"or 'data_parallel', but got {dataset_strategy}.")
         self._dataset_strategy_using_str = False
         self._handle.set("dataset_strategy", [list(ele) for ele in dataset_strategy])
 
@@ -267,11 +261,7 @@ class _AutoParallelContext:
             return self._dataset_layout
         if self._dataset_strategy_using_str:
             return "full_batch" if self._handle.get("full_batch") else "data_parallel"
-        strategy = self._handle.get("dataset_strategy")
-        if _run_mode() == 1:
-            raise ValueError("In PyNative mode, the value of 'dataset_strategy' must be either 'full_batch' "
-                             f"or 'data_parallel', but got the setting value is {strategy}.")
-        return strategy
+        return self._handle.get("dataset_strategy")
 
     def get_full_batch(self):
         return self._handle.get("full_batch")

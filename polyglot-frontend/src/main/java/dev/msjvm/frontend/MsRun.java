@@ -1,0 +1,190 @@
+package dev.msjvm.frontend;
+
+import dev.msjvm.engine.job.Job;
+import dev.msjvm.engine.job.Rank;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * {@code bin/msrun}: MindSpore's {@code msrun} launcher with every worker in this JVM.
+ *
+ * <p>Each worker is a rank with its own GraalPy context, thread, msrun environment ({@code
+ * MS_WORKER_NUM}, {@code MS_SCHED_HOST}, {@code MS_SCHED_PORT}, {@code MS_ROLE=MS_WORKER}, {@code
+ * MS_NODE_ID}, {@code RANK_ID}, {@code RANK_SIZE}, {@code DEVICE_ID}) and log file {@code
+ * <log_dir>/worker_<rank>.log}. If a worker fails, the others are stopped, its traceback is printed
+ * on the console and the exit status is 1, as msrun reports a failed job.
+ */
+public final class MsRun {
+  private MsRun() {}
+
+  public static void main(String[] argv) {
+    int code;
+    try (PythonRuntime runtime = PythonRuntime.create()) {
+      code = run(List.of(argv), runtime, System.getenv(), Path.of(""), System.in, System.out);
+    }
+    System.exit(code);
+  }
+
+  /** Runs msrun with {@code argv}; returns the exit status. Console output goes to {@code out}. */
+  public static int run(
+      List<String> argv,
+      PythonRuntime runtime,
+      Map<String, String> baseEnv,
+      Path cwd,
+      InputStream in,
+      PrintStream console) {
+    MsRunOptions opts;
+    try {
+      opts = MsRunOptions.parse(argv);
+    } catch (MsRunOptions.UsageError e) {
+      console.println(MsRunOptions.USAGE);
+      console.println("msrun: error: " + e.getMessage());
+      return 2;
+    }
+    String invalid = opts.validate();
+    if (invalid != null) {
+      console.println("ValueError: " + invalid);
+      return 1;
+    }
+    if (opts.localWorkerNum() < opts.workerNum()) {
+      console.println(
+          "RuntimeError: msjvm runs every worker of a job in one JVM, but --local_worker_num="
+              + opts.localWorkerNum()
+              + " < --worker_num="
+              + opts.workerNum()
+              + " asks for workers on other nodes; multi-node jobs are not supported yet.");
+      return 1;
+    }
+    Path logDir = cwd.resolve(opts.logDir());
+    Job job =
+        Job.local(
+            "msrun-" + UUID.randomUUID().toString().substring(0, 8),
+            opts.workerNum(),
+            Duration.ofSeconds(opts.clusterTimeOut() < 0 ? 365L * 86400 : opts.clusterTimeOut()));
+    String logName = formatLogName(opts.workerLogName());
+    Map<Integer, Path> logs = new HashMap<>();
+    List<OutputStream> streams = new ArrayList<>();
+    RankRunner.Result result;
+    try {
+      Files.createDirectories(logDir);
+      result =
+          new RankRunner(runtime)
+              .run(
+                  job,
+                  opts.script(),
+                  opts.scriptArgs(),
+                  cwd,
+                  in,
+                  rank -> {
+                    Path log = logDir.resolve(logName + "_" + rank.rank() + ".log");
+                    logs.put(rank.rank(), log);
+                    OutputStream tee = openLog(log, opts.tails(rank.rank()) ? console : null);
+                    synchronized (streams) {
+                      streams.add(tee);
+                    }
+                    return new RankRunner.RankIo(rankEnv(baseEnv, opts, rank), tee, tee);
+                  });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 130;
+    } finally {
+      for (OutputStream s : streams) {
+        try {
+          s.close();
+        } catch (IOException ignored) {
+          // Best effort: the rank's output is already on disk.
+        }
+      }
+    }
+    if (result.succeeded()) {
+      return 0;
+    }
+    if (!opts.tails(result.firstFailedRank())) {
+      showFailure(console, result.firstFailedRank(), logs.get(result.firstFailedRank()));
+    }
+    console.println(
+        "RuntimeError: Distributed job exited with exception. Please check logs in directory: "
+            + opts.logDir()
+            + ".");
+    return 1;
+  }
+
+  /** The environment msrun gives worker {@code rank}, on top of the launcher's own. */
+  static Map<String, String> rankEnv(Map<String, String> base, MsRunOptions opts, Rank rank) {
+    Map<String, String> env = new HashMap<>(base);
+    env.put("MS_WORKER_NUM", Integer.toString(opts.workerNum()));
+    env.put("MS_SCHED_HOST", opts.masterAddr());
+    env.put("MS_SCHED_PORT", Integer.toString(opts.masterPort()));
+    env.put("MS_TOPO_TIMEOUT", Integer.toString(opts.clusterTimeOut()));
+    env.put("MS_ROLE", "MS_WORKER");
+    env.put("MS_NODE_ID", Integer.toString(rank.rank()));
+    env.put("RANK_ID", Integer.toString(rank.rank()));
+    env.put("RANK_SIZE", Integer.toString(opts.workerNum()));
+    env.put("DEVICE_ID", Integer.toString(rank.localRank()));
+    if (!opts.rankTableFile().isEmpty()) {
+      env.put("RANK_TABLE_FILE", opts.rankTableFile());
+    }
+    return env;
+  }
+
+  private static String formatLogName(String pattern) {
+    if (pattern.isEmpty()) {
+      return "worker";
+    }
+    String name = pattern;
+    try {
+      InetAddress local = InetAddress.getLocalHost();
+      name =
+          name.replace("{ip}", local.getHostAddress()).replace("{hostname}", local.getHostName());
+    } catch (IOException e) {
+      name = name.replace("{ip}", "127.0.0.1").replace("{hostname}", "localhost");
+    }
+    return name;
+  }
+
+  private static OutputStream openLog(Path log, PrintStream console) {
+    try {
+      return new LineTee(Files.newOutputStream(log), console);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Prints the failed worker's traceback (or its last lines) on the console. */
+  private static void showFailure(PrintStream console, int rank, Path log) {
+    console.println(
+        "[ERROR] msrun: worker " + rank + " exited with an exception; log " + log + ":");
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      console.println("(log unreadable: " + e.getMessage() + ")");
+      return;
+    }
+    int from = Math.max(0, lines.size() - 40);
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      if (lines.get(i).startsWith("Traceback (most recent call last)")) {
+        from = i;
+        break;
+      }
+    }
+    for (String line : lines.subList(from, lines.size())) {
+      console.println(line);
+    }
+  }
+}
