@@ -128,6 +128,11 @@ public final class PythonRuntime implements AutoCloseable {
     return run.execute(source, new ArrayList<Object>(args).toArray()).asInt();
   }
 
+  /** Whether numpy built for GraalPy was found (scripts can {@code import numpy}). */
+  public boolean hasNumpy() {
+    return !extraPythonPath.isEmpty();
+  }
+
   @Override
   public void close() {
     engine.close();
