@@ -32,6 +32,8 @@ def convert_exception(exc):
 
 def to_python(value):
     """Plain Python data for a Java value; Java objects other than lists and maps are wrapped."""
+    if value is None:  # Java null arrives as a foreign None, which `is None`
+        return None
     if isinstance(value, polyglot.ForeignList):
         return [to_python(v) for v in value]
     if isinstance(value, polyglot.ForeignDict):

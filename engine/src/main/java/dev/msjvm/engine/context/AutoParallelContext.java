@@ -131,7 +131,7 @@ public final class AutoParallelContext {
     if (def == null) {
       throw new IllegalArgumentException("unknown parallel context value " + name);
     }
-    values.put(name, Values.normalize(value));
+    values.put(name, Values.like(def, value));
     if (MARKS_IS_SET.contains(name)) {
       values.put(name + "_is_set", true);
     }

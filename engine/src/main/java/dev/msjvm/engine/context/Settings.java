@@ -40,7 +40,7 @@ public final class Settings {
 
   public void set(String name, Object value) {
     check(name);
-    values.put(name, Values.normalize(value));
+    values.put(name, Values.like(defaults.get(name), value));
   }
 
   public Object get(String name) {

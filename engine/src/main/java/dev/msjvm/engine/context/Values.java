@@ -44,6 +44,22 @@ public final class Values {
     return v;
   }
 
+  /**
+   * {@code value} converted the way the C++ setter's parameter type converts it: a bool stored into
+   * an integer setting reads back as 0/1, an int stored into a float setting as a float. Example:
+   * {@code like(1L, true)} is {@code 1L}; {@code like(0.1, 2L)} is {@code 2.0}.
+   */
+  public static Object like(Object defaultValue, Object value) {
+    Object v = normalize(value);
+    if (defaultValue instanceof Long && v instanceof Boolean b) {
+      return b ? 1L : 0L;
+    }
+    if (defaultValue instanceof Double && v instanceof Long l) {
+      return l.doubleValue();
+    }
+    return v;
+  }
+
   /** A list of integers as {@code List<Long>}; throws if an element is not integral. */
   public static List<Long> longList(List<?> list) {
     List<Long> out = new ArrayList<>(list.size());

@@ -8,6 +8,9 @@ def set_seed(seed):
     if not isinstance(seed, int):
         raise TypeError("The argument 'seed' must be type of int, but got {}.".format(type(seed)))
     Validator.check_non_negative_int(seed, "seed", "global_seed")
+    if seed > 2**32 - 1:
+        # MindSpore seeds numpy too, whose bound and text this is.
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
     session().setSeed(seed)
 
 

@@ -88,15 +88,18 @@ def init(backend_name=None):
                         "but got the type : {}".format(type(backend_name)))
     if os.getenv("MS_ROLE") == "MS_SCHED":
         backend_name = "mccl"
+    # Under a launcher every backend name is served by the job's in-JVM communicator, whatever the
+    # device target: a script written for an Ascend or GPU cluster runs unmodified on the CPU.
+    launched = bool(_host_distribute())
     if backend_name == "hccl":
-        if device_target != "Ascend":
+        if device_target != "Ascend" and not launched:
             raise RuntimeError("For 'init', the argument 'backend_name' should be '{}' to init '{}', "
                                "but got 'hccl'.".format(DEVICE_TO_BACKEND[device_target], device_target))
-        if not _host_distribute():
+        if not launched:
             _check_parallel_envs()
         world = HCCL_WORLD_COMM_GROUP
     elif backend_name == "nccl":
-        if device_target != "GPU":
+        if device_target != "GPU" and not launched:
             raise RuntimeError("For 'init', the argument 'backend_name' should be '{}' to init '{}', "
                                "but got 'nccl'.".format(DEVICE_TO_BACKEND[device_target], device_target))
         world = NCCL_WORLD_COMM_GROUP
@@ -105,6 +108,12 @@ def init(backend_name=None):
     else:
         raise RuntimeError("For 'init', the argument 'backend_name' must be one of 'hccl', 'nccl' and 'mccl', "
                            "but got 'backend_name' : {}".format(backend_name))
+    if backend_name in ("nccl", "mccl") and not launched:
+        # MindSpore's dynamic cluster (init_cluster) needs a launcher's environment.
+        raise RuntimeError("Maybe you are trying to call 'mindspore.communication.init()' without using 'mpirun', "
+                           "which will make MindSpore load several environment variables and check their "
+                           "validation. Please use 'mpirun' to launch this process to fix this issue, or refer to "
+                           "this link if you want to run distributed training using 'msrun'")
     session().commInit(world)
     GlobalComm.BACKEND = Backend(backend_name)
     GlobalComm.WORLD_COMM_GROUP = world

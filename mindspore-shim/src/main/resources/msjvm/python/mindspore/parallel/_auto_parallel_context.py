@@ -16,7 +16,8 @@ from mindspore._host import session
 _MAX_GROUP_NAME_LEN = 127
 _DEFAULT_HCCL_FUSION_GROUP_NAME = "hccl_world_groupsum1"
 _DEFAULT_NCCL_FUSION_GROUP_NAME = "nccl_world_groupsum1"
-_PIPELINE_SCHEDULERS = ["1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp"]
+# As MindSpore 2.10 lists them (seqsmartvpp twice); the list appears in an error message.
+_PIPELINE_SCHEDULERS = ["1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v", "seqsmartvpp"]
 _OPTIMIZER_CONFIG_KEYS = ["gradient_accumulation_shard", "parallel_optimizer_threshold",
                           "optimizer_weight_shard_size", "optimizer_level"]
 _SEARCH_MODES_TEXT = "'recursive_programming', 'dynamic_programming' and 'sharding_propagation'"
@@ -181,7 +182,7 @@ class _AutoParallelContext:
         if step > 1:
             raise ValueError("The interface is deprecated. To use gradient accumulation, "
                              "please use GradAccumulationCell in mindspore.nn.wrap.cell_wrapper.")
-        Validator.check_positive_int(step)
+        Validator.check_positive_int(step, prim_name="grad_accumulation_step")
         self._handle.set("grad_accumulation_step", step)
 
     def set_communi_parallel_mode(self, mode):
@@ -218,6 +219,12 @@ class _AutoParallelContext:
 
     def set_dump_device_local_norm(self, value):
         self._handle.set("dump_device_local_norm", value)
+
+    def set_auto_parallel_new_interface(self, value):
+        self._handle.set("auto_parallel_new_interface", value)
+
+    def set_init_param_in_compile(self, value):
+        self._handle.set("init_param_in_compile", value)
 
     # --- structured values --------------------------------------------------------------------
 
@@ -303,8 +310,10 @@ class _AutoParallelContext:
         Validator.check_bool(config["pipeline_interleave"], "pipeline_interleave", "pipeline_interleave")
         self._handle.set("pipeline_interleave", config["pipeline_interleave"])
         Validator.check_string(config["pipeline_scheduler"], _PIPELINE_SCHEDULERS)
-        if not config["pipeline_interleave"] and config["pipeline_scheduler"] != "1f1b":
-            raise ValueError("When pipeline_interleave is False, pipeline_scheduler is not supported")
+        scheduler = config["pipeline_scheduler"]
+        if not config["pipeline_interleave"] and scheduler != "1f1b":
+            raise TypeError(f"When pipeline_interleave is False, {scheduler!r} is not supported, "
+                            "only '1f1b' is allowed.")
         self._handle.set("pipeline_scheduler", config["pipeline_scheduler"])
 
     def set_parallel_optimizer_config(self, config):
@@ -319,12 +328,14 @@ class _AutoParallelContext:
                 raise ValueError(f"The optimizer_level is set as {config['optimizer_level']}, "
                                  "thus cannot set grad_accumulation_shard as True.")
         if "parallel_optimizer_threshold" in config:
-            Validator.check_non_negative_int(config["parallel_optimizer_threshold"])
+            Validator.check_non_negative_int(config["parallel_optimizer_threshold"],
+                                             prim_name="parallel_optimizer_threshold")
             self._handle.set("parallel_optimizer_threshold", config["parallel_optimizer_threshold"])
         if "optimizer_weight_shard_size" in config:
             value = config["optimizer_weight_shard_size"]
-            Validator.check_positive_int(value)
-            self.set_optimizer_weight_shard_size(value)
+            if value != -1:
+                Validator.check_positive_int(value, prim_name="optimizer_weight_shard_size")
+                self.set_optimizer_weight_shard_size(value)
         if "optimizer_level" in config:
             level = config["optimizer_level"]
             if level not in ["level1", "level2", "level3"]:
@@ -532,6 +543,8 @@ _SETTERS = {
     "strategy_ckpt_config": "set_strategy_ckpt_config", "comm_fusion": "set_comm_fusion",
     "dump_local_norm": "set_dump_local_norm", "dump_local_norm_path": "set_dump_local_norm_path",
     "dump_device_local_norm": "set_dump_device_local_norm",
+    "auto_parallel_new_interface": "set_auto_parallel_new_interface",
+    "init_param_in_compile": "set_init_param_in_compile",
 }
 
 # Gettable keys: a method of the context, or the name of the stored Java value.
@@ -553,6 +566,7 @@ _GETTERS = {
     "comm_fusion": "get_comm_fusion", "strategy_ckpt_config": "get_strategy_ckpt_config",
     "full_batch_is_set": "full_batch_is_set", "dump_local_norm": "dump_local_norm",
     "dump_local_norm_path": "dump_local_norm_path", "dump_device_local_norm": "dump_device_local_norm",
+    "auto_parallel_new_interface": "auto_parallel_new_interface", "init_param_in_compile": "init_param_in_compile",
 }
 
 

@@ -1,7 +1,6 @@
 """The cost-model context (``set_cost_model_context`` and friends); values in the Java Session."""
 from mindspore._checkparam import args_type_check
 from mindspore._host import session
-from mindspore.parallel.algo_parameter_config import _as_c_float
 
 _COST = session().costModel()
 _POSITIVE = ("device_memory_capacity", "costmodel_alpha", "costmodel_beta", "costmodel_communi_threshold",
@@ -30,8 +29,6 @@ def set_cost_model_context(**kwargs):
             raise ValueError("Set context keyword %s is not recognized!" % key)
         if key in _POSITIVE and value <= 0:
             raise RuntimeError(f"'{key}' must be positive.")
-        if key == "costmodel_gamma":
-            value = _as_c_float(value)
         _COST.set(key, value)
 
 

@@ -17,14 +17,7 @@ def _set(key, value):
     if key == "algo_approxi_epsilon":
         if value <= 0 or value > 1:
             raise RuntimeError("'epsilon' must be in (0, 1]")
-        value = _as_c_float(value)
     _ALGO.set(key, value)
-
-
-def _as_c_float(value):
-    """The value as C++ stores it in a ``float`` (0.1 reads back as 0.10000000149011612)."""
-    import struct  # pylint: disable=import-outside-toplevel
-    return struct.unpack("f", struct.pack("f", value))[0]
 
 
 @args_type_check(tensor_slice_align_enable=bool, tensor_slice_align_size=int,
