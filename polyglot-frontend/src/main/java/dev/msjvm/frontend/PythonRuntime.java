@@ -118,14 +118,19 @@ public final class PythonRuntime implements AutoCloseable {
    */
   public int runScript(Context ctx, String script, List<String> args) {
     Value run = ctx.eval("python", "import _msjvm_main\n_msjvm_main.run");
-    List<Object> argv = new ArrayList<>(args);
-    return run.execute(script, argv.toArray()).asInt();
+    List<Object> argv = new ArrayList<>(1 + args.size());
+    argv.add(script);
+    argv.addAll(args);
+    return run.execute(argv.toArray()).asInt();
   }
 
   /** Runs a snippet of Python source as {@code __main__} (used by {@code bin/mspython -c}). */
   public int runSource(Context ctx, String source, List<String> args) {
     Value run = ctx.eval("python", "import _msjvm_main\n_msjvm_main.run_source");
-    return run.execute(source, new ArrayList<Object>(args).toArray()).asInt();
+    List<Object> argv = new ArrayList<>(1 + args.size());
+    argv.add(source);
+    argv.addAll(args);
+    return run.execute(argv.toArray()).asInt();
   }
 
   /** Whether numpy built for GraalPy was found (scripts can {@code import numpy}). */
