@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# End-to-end checks of bin/mspython and bin/msrun as a user runs them (after the build).
+set -uo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export MSJVM_JIT="${MSJVM_JIT:-0}"  # short runs: the interpreter is faster on 2 cores
+passed=0
+failed=0
+
+check() { # name, condition-command...
+  local name="$1"; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"
+  else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+
+# mspython: argv, stdout, exit status.
+printf 'import sys\nprint(" ".join(sys.argv[1:]))\nsys.exit(int(sys.argv[1]))\n' > "$work/exit.py"
+out=$("$repo/bin/mspython" "$work/exit.py" 7 a b 2>"$work/err"); rc=$?
+check "mspython passes argv and exit status" test "$rc:$out" = "7:7 a b"
+
+# mspython: an uncaught exception prints a traceback and exits 1.
+printf 'import mindspore as ms\nms.set_auto_parallel_context(device_num=0)\n' > "$work/bad.py"
+"$repo/bin/mspython" "$work/bad.py" >/dev/null 2>"$work/err"; rc=$?
+check "mspython: uncaught ValueError exits 1" test "$rc" = 1
+check "mspython: traceback on stderr" grep -q "^ValueError: The context configuration parameter 'device_num' must be a positive integer" "$work/err"
+
+# msrun: the 8-rank example, every rank with its own log.
+(cd "$work" && "$repo/bin/msrun" --worker_num=8 --local_worker_num=8 --log_dir=logs \
+  "$repo/examples/hello_parallel.py" >"$work/console" 2>&1); rc=$?
+check "msrun 8 ranks exits 0" test "$rc" = 0
+for r in 0 3 7; do
+  check "msrun worker_$r.log has its rank line" grep -q "^rank $r/8 " "$work/logs/worker_$r.log"
+done
+
+# msrun: one failing rank stops the job, its traceback reaches the console, exit status 1.
+printf 'import os\nfrom mindspore.communication import init\ninit()\nif os.environ["RANK_ID"] == "5":\n    raise RuntimeError("rank five failed")\nimport time\ntime.sleep(600)\n' > "$work/fail.py"
+start=$(date +%s)
+(cd "$work" && "$repo/bin/msrun" --worker_num=8 --local_worker_num=8 --log_dir=flogs "$work/fail.py" >"$work/fconsole" 2>&1); rc=$?
+elapsed=$(( $(date +%s) - start ))
+check "msrun with a failing rank exits 1" test "$rc" = 1
+check "msrun stops the other ranks (no 600 s sleep)" test "$elapsed" -lt 300
+check "msrun shows the failing rank's traceback" grep -q "^RuntimeError: rank five failed" "$work/fconsole"
+
+# msrun: msrun's own validation.
+"$repo/bin/msrun" --worker_num=2 --local_worker_num=4 "$work/exit.py" >"$work/vconsole" 2>&1; rc=$?
+check "msrun rejects local_worker_num > worker_num" grep -q "^ValueError: Total worker number is 2, but got exceeded local worker number: 4.$" "$work/vconsole"
+check "... with exit status 1" test "$rc" = 1
+
+# The JDK finder refuses a JDK older than 21 with a clear message.
+old=$(ls -d /usr/lib/jvm/java-17-openjdk-* 2>/dev/null | head -1)
+if [ -n "$old" ]; then
+  MSJVM_JAVA_HOME="$old" "$repo/bin/mspython" "$work/exit.py" 0 >/dev/null 2>"$work/jerr"; rc=$?
+  check "an old JDK is refused with a message" grep -q "is not a JDK 21 or newer" "$work/jerr"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
