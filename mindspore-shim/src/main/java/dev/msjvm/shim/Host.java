@@ -2,7 +2,6 @@ package dev.msjvm.shim;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.job.Session;
-import java.io.PrintStream;
 import java.util.Objects;
 
 /**
@@ -17,12 +16,10 @@ import java.util.Objects;
 public final class Host {
   private final Session session;
   private final DeviceProbe devices;
-  private final PrintStream err;
 
-  public Host(Session session, DeviceProbe devices, PrintStream err) {
+  public Host(Session session, DeviceProbe devices) {
     this.session = Objects.requireNonNull(session);
     this.devices = Objects.requireNonNull(devices);
-    this.err = Objects.requireNonNull(err);
   }
 
   public Session session() {
@@ -45,9 +42,5 @@ public final class Host {
       return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
     }
     return String.valueOf(t);
-  }
-
-  public PrintStream err() {
-    return err;
   }
 }

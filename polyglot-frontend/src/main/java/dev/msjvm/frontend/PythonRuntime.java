@@ -6,8 +6,6 @@ import dev.msjvm.shim.Host;
 import dev.msjvm.shim.ShimFiles;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,8 +104,7 @@ public final class PythonRuntime implements AutoCloseable {
       builder.option("python.IsolateNativeModules", "true");
     }
     Context ctx = builder.build();
-    PrintStream err = new PrintStream(spec.err(), true, StandardCharsets.UTF_8);
-    ctx.getPolyglotBindings().putMember("msjvm_host", new Host(spec.session(), devices, err));
+    ctx.getPolyglotBindings().putMember("msjvm_host", new Host(spec.session(), devices));
     return ctx;
   }
 
@@ -117,18 +114,18 @@ public final class PythonRuntime implements AutoCloseable {
    * after printing the traceback of an uncaught exception to the context's stderr.
    */
   public int runScript(Context ctx, String script, List<String> args) {
-    Value run = ctx.eval("python", "import _msjvm_main\n_msjvm_main.run");
-    List<Object> argv = new ArrayList<>(1 + args.size());
-    argv.add(script);
-    argv.addAll(args);
-    return run.execute(argv.toArray()).asInt();
+    return runMain(ctx, "run", script, args);
   }
 
   /** Runs a snippet of Python source as {@code __main__} (used by {@code bin/mspython -c}). */
   public int runSource(Context ctx, String source, List<String> args) {
-    Value run = ctx.eval("python", "import _msjvm_main\n_msjvm_main.run_source");
+    return runMain(ctx, "run_source", source, args);
+  }
+
+  private static int runMain(Context ctx, String function, String first, List<String> args) {
+    Value run = ctx.eval("python", "import _msjvm_main\n_msjvm_main." + function);
     List<Object> argv = new ArrayList<>(1 + args.size());
-    argv.add(source);
+    argv.add(first);
     argv.addAll(args);
     return run.execute(argv.toArray()).asInt();
   }
