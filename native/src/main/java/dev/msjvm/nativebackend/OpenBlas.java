@@ -24,14 +24,15 @@ public final class OpenBlas implements Blas, AutoCloseable {
    * Why copy into off-heap buffers instead of calling the float[] overload of cblas_sgemm:
    * JavaCPP passes a float[] through JNI Get/ReleaseFloatArrayElements, which on HotSpot mallocs
    * and copies each of A, B and C in and back out again (six copies, inputs included), and that
-   * overload has no offset, so sub-matrices would need yet another copy. Staging costs one copy
-   * of A and B in, C out (and in only when beta != 0) into buffers kept between calls. Measured
-   * on this 2-core AVX-512 machine, 1 OpenBLAS thread, ms per call, median (GemmBench):
-   * 32x512x784 0.72 float[] vs 0.66 staged (0.49 with no copy at all), 784x512x32 0.72 vs 0.55,
-   * 512x512x32 0.40 vs 0.31, 1024^3 31.5 vs 25-31; the copies are memory-bound, so at MLP sizes
-   * they remain 25-40% of the call; a pointer-based entry point for tensors that already live
-   * off-heap is the next step if that matters. Copies go through FloatBuffer views (plain Java,
-   * intrinsified, no JNI transition); FloatPointer.put(float[]) through JNI measured the same.
+   * overload takes no offset, so sub-matrices would need yet another copy. Staging copies A and B
+   * in and C out (C in only when beta != 0) through FloatBuffer views (plain Java, intrinsified,
+   * no JNI transition; FloatPointer.put(float[]) through JNI measured the same) into buffers kept
+   * between calls. GemmBench on this 2-core AVX-512 machine (SkylakeX kernels), median ms,
+   * float[] / staged / operands already off-heap, 1 thread: 32x784x512 0.51 / 0.50 / 0.34,
+   * 784x32x512 (A^T) 0.46 / 0.34 / 0.25, 1024^3 17.9 / 16.5 / 15.1, 2048^3 144 / 121 / 115;
+   * 2 threads: 32x784x512 0.48 / 0.50 / 0.21, 2048^3 88 / 65 / 60. So staging is never slower
+   * and up to 25% faster; at the MLP's sizes the copies still cost a third to a half of the call,
+   * which only an entry point for tensors that already live off-heap would remove.
    */
 
   private static final int ROW_MAJOR = openblas.CblasRowMajor;
@@ -56,6 +57,10 @@ public final class OpenBlas implements Blas, AutoCloseable {
   /**
    * Loads the native library (unpacked by JavaCPP into {@code ~/.javacpp/cache} on first use) and
    * sets OpenBLAS's process-wide thread count.
+   *
+   * <p>Use 1 thread when more threads are busy than there are cores (in-JVM ranks, other
+   * processes): OpenBLAS's workers wait for each other, and a preempted one stalls the call for a
+   * scheduler time slice (measured: 24 ms instead of 0.5 ms for 32x784x512 on 2 loaded cores).
    *
    * @throws MsException (RUNTIME_ERROR) when the library cannot be loaded on this host (missing
    *     jars, another platform, a broken cache); the JVM stays usable and callers may fall back to
