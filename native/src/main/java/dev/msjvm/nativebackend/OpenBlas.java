@@ -31,8 +31,8 @@ public final class OpenBlas implements Blas, AutoCloseable {
    * float[] / staged / operands already off-heap, 1 thread: 32x784x512 0.51 / 0.50 / 0.34,
    * 784x32x512 (A^T) 0.46 / 0.34 / 0.25, 1024^3 17.9 / 16.5 / 15.1, 2048^3 144 / 121 / 115;
    * 2 threads: 32x784x512 0.48 / 0.50 / 0.21, 2048^3 88 / 65 / 60. So staging is never slower
-   * and up to 25% faster; at the MLP's sizes the copies still cost a third to a half of the call,
-   * which only an entry point for tensors that already live off-heap would remove.
+   * and up to 26% faster; at the MLP's sizes the copies still cost a third (1 thread) to over half
+   * (2 threads) of the call, which only an entry point for off-heap tensors would remove.
    */
 
   private static final int ROW_MAJOR = openblas.CblasRowMajor;
