@@ -2,23 +2,28 @@ package dev.msjvm.frontend;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Optional;
 
 /**
- * Finds numpy built for GraalPy, installed once per machine outside the repository.
- *
- * <p>{@code bin/setup-numpy} installs it; until then scripts run without numpy and {@code import
- * numpy} fails with Python's usual {@code ModuleNotFoundError}.
+ * Finds the GraalPy virtual environment with numpy that {@code bin/setup-numpy} installs once per
+ * machine, outside the repository ({@code <cache>/numpy/graalpy-25.0.3-numpy-2.2.6/venv}, or {@code
+ * $MSJVM_NUMPY_VENV}). Without it scripts run as before and {@code import numpy} fails with
+ * Python's usual {@code ModuleNotFoundError}.
  */
 final class NumpyHome {
+  static final String VERSIONED_DIR = "graalpy-25.0.3-numpy-2.2.6";
+
   private NumpyHome() {}
 
-  static List<Path> sitePackages() {
-    String explicit = System.getenv("MSJVM_NUMPY_SITE");
-    Path site =
+  static Optional<Path> venv() {
+    String explicit = System.getenv("MSJVM_NUMPY_VENV");
+    Path venv =
         explicit != null && !explicit.isBlank()
             ? Path.of(explicit)
-            : Caches.root().resolve("numpy").resolve("site-packages");
-    return Files.isDirectory(site.resolve("numpy")) ? List.of(site) : List.of();
+            : Caches.root().resolve("numpy").resolve(VERSIONED_DIR).resolve("venv");
+    boolean complete =
+        Files.isRegularFile(venv.resolve("pyvenv.cfg"))
+            && Files.isDirectory(venv.resolve("lib/python3.12/site-packages/numpy"));
+    return complete ? Optional.of(venv.toAbsolutePath()) : Optional.empty();
   }
 }

