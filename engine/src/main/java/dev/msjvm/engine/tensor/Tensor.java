@@ -1,0 +1,289 @@
+package dev.msjvm.engine.tensor;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A dense tensor value on the host: element type, shape and row-major data.
+ *
+ * <p>Storage by type: {@code float[]} for float32, float16 and bfloat16 (values are kept rounded to
+ * the type's precision, so a float16 tensor never holds a value float16 cannot represent), {@code
+ * double[]} for float64, {@code int[]} for int8/int16/int32/uint8 (wrapped to the type's range),
+ * {@code long[]} for int64, {@code boolean[]} for bool. Tensors are immutable once built: kernels
+ * write only into the arrays of tensors they create. Example: {@code Tensor.of(DType.INT32,
+ * Shape.of(2), List.of(1, 2)).toList()} is {@code [1, 2]}.
+ */
+public final class Tensor {
+  private final DType dtype;
+  private final Shape shape;
+  private final Object data;
+
+  private Tensor(DType dtype, Shape shape, Object data) {
+    this.dtype = Objects.requireNonNull(dtype);
+    this.shape = Objects.requireNonNull(shape);
+    this.data = data;
+  }
+
+  /** A tensor of zeros (false for bool). */
+  public static Tensor zeros(DType dtype, Shape shape) {
+    int n = checkedSize(shape);
+    Object data =
+        switch (storage(dtype)) {
+          case FLOAT -> new float[n];
+          case DOUBLE -> new double[n];
+          case INT -> new int[n];
+          case LONG -> new long[n];
+          case BOOL -> new boolean[n];
+        };
+    return new Tensor(dtype, shape, data);
+  }
+
+  /** Wraps {@code values} (taken over, not copied) as a float32 tensor. */
+  public static Tensor ofFloats(Shape shape, float[] values) {
+    if (values.length != checkedSize(shape)) {
+      throw new IllegalArgumentException(values.length + " values for shape " + shape);
+    }
+    return new Tensor(DType.FLOAT32, shape, values);
+  }
+
+  /**
+   * A tensor from row-major values given as Java numbers or booleans (as they arrive from Python),
+   * converted to {@code dtype} the way a cast does: floats to integers truncate toward zero,
+   * integers wrap to the type's width, anything non-zero is true.
+   */
+  public static Tensor of(DType dtype, Shape shape, List<?> values) {
+    Tensor t = zeros(dtype, shape);
+    if (values.size() != t.size()) {
+      throw MsException.valueError(
+          "The number of values " + values.size() + " does not match the shape " + shape + ".");
+    }
+    for (int i = 0; i < values.size(); i++) {
+      Object v = values.get(i);
+      if (v instanceof Boolean b) {
+        t.setLong(i, b ? 1 : 0);
+      } else if (v instanceof Double || v instanceof Float) {
+        t.setDouble(i, ((Number) v).doubleValue());
+      } else if (v instanceof Number n) {
+        t.setLong(i, n.longValue());
+      } else {
+        throw MsException.typeError(
+            "For 'Tensor', the value must be a number or bool, but got "
+                + (v == null ? "None" : v.getClass().getSimpleName())
+                + ".");
+      }
+    }
+    return t;
+  }
+
+  /** A tensor from little-endian raw bytes in {@code dtype}'s layout (NumPy's {@code tobytes}). */
+  public static Tensor fromBytes(DType dtype, Shape shape, byte[] bytes) {
+    Tensor t = zeros(dtype, shape);
+    int n = t.size();
+    if (bytes.length != (long) n * dtype.itemSize()) {
+      throw MsException.valueError(
+          "For 'Tensor', " + bytes.length + " bytes do not hold " + shape + " of " + dtype + ".");
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < n; i++) {
+      switch (dtype) {
+        case BOOL -> t.setLong(i, b.get() != 0 ? 1 : 0);
+        case UINT8 -> t.setLong(i, b.get() & 0xff);
+        case INT8 -> t.setLong(i, b.get());
+        case INT16 -> t.setLong(i, b.getShort());
+        case INT32 -> t.setLong(i, b.getInt());
+        case INT64 -> t.setLong(i, b.getLong());
+        case FLOAT16 -> t.setDouble(i, Float.float16ToFloat(b.getShort()));
+        case BFLOAT16 -> t.setDouble(i, Float.intBitsToFloat((b.getShort() & 0xffff) << 16));
+        case FLOAT32 -> t.setDouble(i, b.getFloat());
+        case FLOAT64 -> t.setDouble(i, b.getDouble());
+      }
+    }
+    return t;
+  }
+
+  public DType dtype() {
+    return dtype;
+  }
+
+  public Shape shape() {
+    return shape;
+  }
+
+  /** Number of elements. */
+  public int size() {
+    return java.lang.reflect.Array.getLength(data);
+  }
+
+  /** The float storage of a float32/float16/bfloat16 tensor; kernels must not write to it. */
+  public float[] floats() {
+    if (data instanceof float[] f) {
+      return f;
+    }
+    throw new IllegalStateException(dtype + " tensor has no float storage");
+  }
+
+  /** Element {@code i} (row-major) as a double. */
+  public double getDouble(int i) {
+    return switch (data) {
+      case float[] f -> f[i];
+      case double[] d -> d[i];
+      case int[] a -> a[i];
+      case long[] a -> a[i];
+      case boolean[] a -> a[i] ? 1 : 0;
+      default -> throw new IllegalStateException();
+    };
+  }
+
+  /** Element {@code i} as a long (floats truncate toward zero). */
+  public long getLong(int i) {
+    return switch (data) {
+      case float[] f -> (long) f[i];
+      case double[] d -> (long) d[i];
+      case int[] a -> a[i];
+      case long[] a -> a[i];
+      case boolean[] a -> a[i] ? 1 : 0;
+      default -> throw new IllegalStateException();
+    };
+  }
+
+  /** Element {@code i} as the Java value Python should see: Boolean, Long or Double. */
+  public Object get(int i) {
+    if (dtype == DType.BOOL) {
+      return ((boolean[]) data)[i];
+    }
+    return dtype.isFloat() ? (Object) getDouble(i) : (Object) getLong(i);
+  }
+
+  /** This tensor's values converted to {@code target}, as {@code Tensor.astype} does. */
+  public Tensor astype(DType target) {
+    Tensor t = zeros(target, shape);
+    int n = size();
+    for (int i = 0; i < n; i++) {
+      if (dtype.isFloat()) {
+        t.setDouble(i, getDouble(i));
+      } else {
+        t.setLong(i, getLong(i));
+      }
+    }
+    return t;
+  }
+
+  /** Nested lists of Boolean/Long/Double, as {@code Tensor.tolist()} returns; a scalar's value. */
+  public Object toList() {
+    if (shape.rank() == 0) {
+      return get(0);
+    }
+    return nest(0, 0);
+  }
+
+  private Object nest(int axis, int offset) {
+    int dim = shape.dim(axis);
+    List<Object> out = new ArrayList<>(dim);
+    if (axis == shape.rank() - 1) {
+      for (int i = 0; i < dim; i++) {
+        out.add(get(offset + i));
+      }
+      return out;
+    }
+    int stride = (int) (shape.size() / productTo(axis + 1));
+    for (int i = 0; i < dim; i++) {
+      out.add(nest(axis + 1, offset + i * stride));
+    }
+    return out;
+  }
+
+  private long productTo(int axis) {
+    long p = 1;
+    for (int a = 0; a < axis; a++) {
+      p *= shape.dim(a);
+    }
+    return p;
+  }
+
+  void setDouble(int i, double v) {
+    switch (data) {
+      case float[] f -> f[i] = roundFloat(dtype, v);
+      case double[] d -> d[i] = v;
+      case int[] a -> a[i] = wrapInt(dtype, (long) v);
+      case long[] a -> a[i] = (long) v;
+      case boolean[] a -> a[i] = v != 0;
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  void setLong(int i, long v) {
+    switch (data) {
+      case float[] f -> f[i] = roundFloat(dtype, v);
+      case double[] d -> d[i] = v;
+      case int[] a -> a[i] = wrapInt(dtype, v);
+      case long[] a -> a[i] = v;
+      case boolean[] a -> a[i] = v != 0;
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  /** {@code v} rounded to float32, float16 or bfloat16 (round to nearest even), as a float. */
+  static float roundFloat(DType dtype, double v) {
+    float f = (float) v;
+    return switch (dtype) {
+      case FLOAT16 -> Float.float16ToFloat(Float.floatToFloat16(f));
+      case BFLOAT16 -> toBfloat16(f);
+      default -> f;
+    };
+  }
+
+  private static float toBfloat16(float f) {
+    if (Float.isNaN(f)) {
+      return f;
+    }
+    int bits = Float.floatToRawIntBits(f);
+    int rounded = bits + 0x7fff + ((bits >>> 16) & 1);
+    return Float.intBitsToFloat(rounded & 0xffff0000);
+  }
+
+  private static int wrapInt(DType dtype, long v) {
+    return switch (dtype) {
+      case INT8 -> (byte) v;
+      case UINT8 -> (int) (v & 0xff);
+      case INT16 -> (short) v;
+      default -> (int) v;
+    };
+  }
+
+  private enum Storage {
+    FLOAT,
+    DOUBLE,
+    INT,
+    LONG,
+    BOOL
+  }
+
+  private static Storage storage(DType dtype) {
+    return switch (dtype) {
+      case FLOAT32, FLOAT16, BFLOAT16 -> Storage.FLOAT;
+      case FLOAT64 -> Storage.DOUBLE;
+      case INT8, INT16, INT32, UINT8 -> Storage.INT;
+      case INT64 -> Storage.LONG;
+      case BOOL -> Storage.BOOL;
+    };
+  }
+
+  private static int checkedSize(Shape shape) {
+    long n = shape.size();
+    if (n > Integer.MAX_VALUE - 8) {
+      throw MsException.valueError("A tensor of shape " + shape + " is too large for one array.");
+    }
+    return (int) n;
+  }
+
+  @Override
+  public String toString() {
+    return "Tensor(shape=" + shape + ", dtype=" + dtype + ")";
+  }
+}
