@@ -187,7 +187,8 @@ def main(argv):
     if args[1:]:
         cases = [a if a.endswith(".py") else os.path.join(CASES, a + ".py") for a in args[1:]]
     else:
-        cases = sorted(os.path.join(CASES, f) for f in os.listdir(CASES) if f.endswith(".py"))
+        cases = sorted(os.path.join(CASES, f) for f in os.listdir(CASES)
+                       if f.endswith(".py") and not f.startswith("_"))
     derived = deviation_cases()
     os.makedirs(RAW, exist_ok=True)
     version = subprocess.run([os.path.join(venv, "bin", "python"), "-c",

@@ -1,13 +1,7 @@
 # device_num validation. The seed documents bound device_num to [1, 4096]: 4097 must raise ValueError
 # (current MindSpore master accepts it; see DEVIATIONS.md).
 import mindspore as ms
-
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
+from _case_util import show
 
 
 def try_set(**kw):

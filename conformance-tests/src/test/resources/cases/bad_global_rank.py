@@ -1,12 +1,6 @@
 # global_rank validation: [0, 4095], int only.
 import mindspore as ms
-
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
+from _case_util import show
 
 
 def try_set(**kw):

@@ -1,13 +1,7 @@
 # Remaining keys: grad_accumulation_step, communi_parallel_mode, optimizer_weight_shard_size,
 # group_ckpt_save_file, dump_local_norm_path, loss_repeated_mean type.
 import mindspore as ms
-
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
+from _case_util import show
 
 
 def try_set(**kw):

@@ -1,12 +1,6 @@
 # parallel_mode validation, in PyNative (the default) and in GRAPH mode.
 import mindspore as ms
-
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
+from _case_util import show
 
 
 def try_set(**kw):

@@ -4,22 +4,8 @@ from mindspore.communication import (GlobalComm, HCCL_WORLD_COMM_GROUP, NCCL_WOR
                                      MCCL_WORLD_COMM_GROUP, get_rank, get_group_size, create_group,
                                      get_local_rank, get_local_rank_size, destroy_group,
                                      get_world_rank_from_group_rank, get_group_rank_from_world_rank)
+from _case_util import show, attempt
 
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
-
-
-def attempt(label, fn):
-    try:
-        r = fn()
-        print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"{label} -> ", end="")
-        show(e)
 
 print("RANK_ID set:", "RANK_ID" in os.environ, "RANK_SIZE set:", "RANK_SIZE" in os.environ)
 print("HCCL_WORLD_COMM_GROUP =", HCCL_WORLD_COMM_GROUP)

@@ -1,22 +1,8 @@
 # Communication API before init(): get_rank()/get_group_size() read RANK_ID / RANK_SIZE at call time.
 import os
 from mindspore.communication import get_rank, get_group_size
+from _case_util import show, attempt
 
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
-
-
-def attempt(label, fn):
-    try:
-        r = fn()
-        print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"{label} -> ", end="")
-        show(e)
 
 os.environ["RANK_ID"] = "3"
 os.environ["RANK_SIZE"] = "8"

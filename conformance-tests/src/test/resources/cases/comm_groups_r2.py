@@ -4,22 +4,8 @@ import mindspore as ms
 from mindspore.communication import (init, get_rank, get_group_size, create_group, destroy_group,
                                      get_world_rank_from_group_rank, get_group_rank_from_world_rank,
                                      get_process_group_ranks)
+from _case_util import show, attempt
 
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
-
-
-def attempt(label, fn):
-    try:
-        r = fn()
-        print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"{label} -> ", end="")
-        show(e)
 
 ms.set_context(device_target="CPU")
 init()

@@ -1,22 +1,8 @@
 # init() argument validation in a plain (non-launched) process, and init() without a launcher.
 import mindspore as ms
 from mindspore.communication import init, GlobalComm, get_rank, get_group_size
+from _case_util import show, attempt
 
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
-
-
-def attempt(label, fn):
-    try:
-        r = fn()
-        print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"{label} -> ", end="")
-        show(e)
 
 ms.set_context(device_target="CPU")
 attempt("init(1)", lambda: init(1))

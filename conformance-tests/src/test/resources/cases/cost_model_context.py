@@ -1,22 +1,7 @@
 # The cost-model context (mindspore.parallel._cost_model_context): defaults, set/get/reset, errors.
 from mindspore.parallel._cost_model_context import (set_cost_model_context, get_cost_model_context,
                                                     reset_cost_model_context)
-
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
-
-
-def attempt(label, fn):
-    try:
-        r = fn()
-        print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"{label} -> ", end="")
-        show(e)
+from _case_util import show, attempt
 
 
 KEYS = ["device_memory_capacity", "costmodel_alpha", "costmodel_beta", "costmodel_gamma",

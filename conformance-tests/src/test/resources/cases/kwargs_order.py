@@ -1,13 +1,7 @@
 # kwargs are applied in the order given; the first failing key raises and the earlier keys
 # stay applied (no rollback); later keys are not applied.
 import mindspore as ms
-
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
+from _case_util import show
 
 
 def try_set(**kw):

@@ -1,22 +1,8 @@
 # mindspore.runtime.set_memory (valid and invalid values).
 import mindspore as ms
 import mindspore.runtime
+from _case_util import show, attempt
 
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
-
-
-def attempt(label, fn):
-    try:
-        r = fn()
-        print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"{label} -> ", end="")
-        show(e)
 
 # invalid values first: once a set_memory call succeeds, any later call raises RuntimeError
 attempt("init_size='2G'", lambda: ms.runtime.set_memory(init_size="2G"))

@@ -2,13 +2,7 @@
 # Each statement is wrapped so that a failing one is reported and the next still runs
 # (doctest semantics); afterwards every key touched is read back.
 import mindspore as ms
-
-
-def show(e):
-    s = str(e)
-    if "\n" in s:
-        s = s.strip().splitlines()[0]
-    print(f"{type(e).__name__}: {s}")
+from _case_util import show
 
 
 def step(label, fn):
