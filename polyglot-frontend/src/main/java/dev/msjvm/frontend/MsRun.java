@@ -59,6 +59,19 @@ public final class MsRun {
       console.println("ValueError: " + invalid);
       return 1;
     }
+    if (opts.simLevel() != -1) {
+      console.println(
+          "RuntimeError: msjvm does not support msrun's dry run (--sim_level) yet; run the job"
+              + " without it.");
+      return 1;
+    }
+    if (opts.nodeRank() != -1 && opts.nodeRank() != 0) {
+      // msrun: process_entity/_api.py, start_worker_processes.
+      console.println(
+          "[WARNING] msrun: All workers will be spawned on this node, so 'node_rank': ["
+              + opts.nodeRank()
+              + "] will be ignored.");
+    }
     if (opts.localWorkerNum() < opts.workerNum()) {
       console.println(
           "RuntimeError: msjvm runs every worker of a job in one JVM, but --local_worker_num="

@@ -23,6 +23,7 @@ public record MsRunOptions(
     String workerLogName,
     String tailWorkerLog,
     String rankTableFile,
+    int simLevel,
     String script,
     List<String> scriptArgs) {
 
@@ -123,6 +124,7 @@ public record MsRunOptions(
         values.getOrDefault("worker_log_name", ""),
         values.getOrDefault("tail_worker_log", "-1"),
         values.getOrDefault("rank_table_file", ""),
+        intValue(values, "sim_level", -1),
         argv.get(i),
         new ArrayList<>(argv.subList(i + 1, argv.size())));
   }

@@ -194,6 +194,19 @@ class LaunchersTest {
   }
 
   @Test
+  void dryRunIsRefusedAndNodeRankIsIgnoredWithAWarning() throws IOException {
+    Run dry = msrun("print(1)\n", "--worker_num=2", "--local_worker_num=2", "--sim_level=1");
+    assertEquals(1, dry.status());
+    assertTrue(dry.out().contains("--sim_level"), dry.out());
+    Run node = msrun("print(1)\n", "--worker_num=2", "--local_worker_num=2", "--node_rank=3");
+    assertEquals(0, node.status());
+    assertEquals(
+        "[WARNING] msrun: All workers will be spawned on this node, so 'node_rank': [3] will be"
+            + " ignored.\n",
+        node.out());
+  }
+
+  @Test
   void msrunRejectsMoreLocalWorkersThanWorkers() throws IOException {
     Run r = msrun("print(1)\n", "--worker_num=2", "--local_worker_num=4");
     assertEquals(1, r.status());
