@@ -1,8 +1,13 @@
 package dev.msjvm.shim;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.List;
 import java.util.Objects;
+import org.graalvm.polyglot.Value;
 
 /**
  * The narrow Java API that the Python package {@code mindspore} calls: one instance per
@@ -29,6 +34,49 @@ public final class Host {
   /** Whether hardware for a MindSpore {@code device_target} ("CPU", "GPU", "Ascend") is present. */
   public boolean deviceAvailable(String deviceTarget) {
     return devices.available(deviceTarget);
+  }
+
+  /** A tensor of {@code dtype} (a {@link DType} name) from row-major Python numbers. */
+  public Tensor tensorOf(String dtype, List<Integer> shape, List<Object> values) {
+    return Tensor.of(DType.valueOf(dtype), new Shape(shape), values);
+  }
+
+  /** A tensor of zeros. */
+  public Tensor tensorZeros(String dtype, List<Integer> shape) {
+    return Tensor.zeros(DType.valueOf(dtype), new Shape(shape));
+  }
+
+  /**
+   * A tensor from little-endian raw bytes ({@code numpy.ndarray.tobytes()}); {@code bytes} is the
+   * Python {@code bytes} object, read in one bulk copy where the guest exposes it as a buffer.
+   */
+  public Tensor tensorFromBytes(String dtype, List<Integer> shape, Value bytes) {
+    byte[] raw;
+    if (bytes.hasBufferElements()) {
+      raw = new byte[(int) bytes.getBufferSize()];
+      bytes.readBuffer(0, raw, 0, raw.length);
+    } else {
+      raw = new byte[(int) bytes.getArraySize()];
+      for (int i = 0; i < raw.length; i++) {
+        raw[i] = (byte) bytes.getArrayElement(i).asInt();
+      }
+    }
+    return Tensor.fromBytes(DType.valueOf(dtype), new Shape(shape), raw);
+  }
+
+  /** {@code t} converted to {@code dtype} (a {@link DType} name). */
+  public Tensor tensorAstype(Tensor t, String dtype) {
+    return t.astype(DType.valueOf(dtype));
+  }
+
+  /** The {@link DType} name of {@code t}. */
+  public String tensorDtype(Tensor t) {
+    return t.dtype().name();
+  }
+
+  /** The dimensions of {@code t}. */
+  public List<Integer> tensorShape(Tensor t) {
+    return t.shape().dims();
   }
 
   /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */

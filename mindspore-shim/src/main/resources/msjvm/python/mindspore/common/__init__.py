@@ -1,4 +1,6 @@
 """``mindspore.common``."""
+from mindspore.common import dtype
 from mindspore.common.seed import get_seed, set_seed
+from mindspore.common.tensor import Tensor
 
-__all__ = ["set_seed", "get_seed"]
+__all__ = ["dtype", "set_seed", "get_seed", "Tensor"]

@@ -1,0 +1,189 @@
+"""``mindspore.Tensor``: a dense tensor whose data lives in the Java engine.
+
+Construction follows MindSpore 2.10: Python bools build Bool tensors, ints Int64, floats Float32
+(any float in a list makes it Float32); numpy arrays keep their type; ``dtype`` casts with numpy's
+rules (floats truncate toward zero). Arithmetic and ops arrive with the compute core.
+"""
+import numbers
+
+from mindspore._host import host, to_python
+from mindspore.common import dtype as mstype
+
+__all__ = ["Tensor"]
+
+_SUPPORTED_INPUT = "['TensorPy', 'Tensor', 'ndarray', 'str_', 'list', 'tuple', 'float', 'int', 'bool', " \
+                   "'complex', 'bytes']"
+_DTYPE_LIST = ("[mindspore.int8, mindspore.int16, mindspore.int32, mindspore.int64, mindspore.uint8, "
+               "mindspore.uint16, mindspore.uint32, mindspore.uint64, mindspore.float16, mindspore.float32, "
+               "mindspore.float64, mindspore.bfloat16, mindspore.complex64, mindspore.complex128, "
+               "mindspore.int4, mindspore.float8_e4m3fn, mindspore.float8_e5m2, mindspore.hifloat8, "
+               "mindspore.bool, mindspore.string_]")
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+_NUMPY_TO_ENGINE = {"bool": "BOOL", "int8": "INT8", "int16": "INT16", "int32": "INT32", "int64": "INT64",
+                    "uint8": "UINT8", "float16": "FLOAT16", "float32": "FLOAT32", "float64": "FLOAT64"}
+
+
+def _numpy_array_type():
+    try:
+        import numpy  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return numpy.ndarray
+
+
+def _flatten(data, original):
+    """Row-major values and shape of nested lists/tuples; TypeError for ragged or odd elements."""
+    if isinstance(data, (list, tuple)):
+        if not data:
+            return [], [0]
+        parts = [_flatten(x, original) for x in data]
+        inner = parts[0][1]
+        if any(p[1] != inner for p in parts):
+            raise TypeError(f"For Tensor, the input_data is {original} that contain unsupported element.")
+        return [v for p in parts for v in p[0]], [len(data)] + inner
+    if isinstance(data, Tensor) and data.ndim == 0:
+        return [data.item()], []
+    if isinstance(data, (bool, numbers.Integral, numbers.Real)) and not isinstance(data, complex):
+        return [data], []
+    raise TypeError(f"For Tensor, the input_data is {original} that contain unsupported element.")
+
+
+def _infer_dtype(values):
+    if any(isinstance(v, float) or (isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral))
+           for v in values):
+        return mstype.float32
+    if values and all(isinstance(v, bool) for v in values):
+        return mstype.bool_
+    if not values:
+        return mstype.float32
+    return mstype.int64
+
+
+class Tensor:
+    """A tensor: ``Tensor(input_data=None, dtype=None, shape=None, init=None)``."""
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+        # pylint: disable=unused-argument
+        if dtype is not None and not isinstance(dtype, mstype.Type):
+            name = getattr(dtype, "__name__", str(dtype))
+            raise TypeError(f"For 'Tensor', the 'dtype' should be one of {_DTYPE_LIST}, but got '{name}'.")
+        ndarray = _numpy_array_type()
+        if input_data is None:
+            if shape is None:
+                raise TypeError(f"For 'Tensor', the type of 'input_data' should be one of '{_SUPPORTED_INPUT}', "
+                                f"but got type 'NoneType'.")
+            shape = [shape] if isinstance(shape, int) else list(shape)
+            self._java = host().tensorZeros((dtype or mstype.float32).engine_name, shape).java
+            return
+        if isinstance(input_data, Tensor):
+            java = input_data._java
+            if dtype is not None and dtype != input_data.dtype:
+                java = host().tensorAstype(java, dtype.engine_name).java
+            self._java = java
+            return
+        if ndarray is not None and isinstance(input_data, ndarray):
+            self._java = _from_numpy(input_data, dtype)
+            return
+        if isinstance(input_data, (str, bytes, complex)) or not isinstance(
+                input_data, (list, tuple, bool, numbers.Integral, numbers.Real)):
+            raise TypeError(f"For 'Tensor', the type of 'input_data' should be one of '{_SUPPORTED_INPUT}', "
+                            f"but got type '{type(input_data).__name__}'.")
+        values, dims = _flatten(input_data, input_data)
+        for v in values:
+            if isinstance(v, numbers.Integral) and not _INT64_MIN <= int(v) <= _INT64_MAX:
+                raise RuntimeError("Unsupported tensor type!")
+        values = [bool(v) if isinstance(v, bool) else int(v) if isinstance(v, numbers.Integral) else float(v)
+                  for v in values]
+        target = dtype or _infer_dtype(values)
+        self._java = host().tensorOf(target.engine_name, dims, values).java
+
+    @classmethod
+    def _wrap(cls, java):
+        t = cls.__new__(cls)
+        t._java = java
+        return t
+
+    @property
+    def shape(self):
+        """The dimensions, as a tuple."""
+        return tuple(host().tensorShape(self._java))
+
+    @property
+    def dtype(self):
+        """The element type (``mindspore.float32``...)."""
+        return mstype._by_engine_name(host().tensorDtype(self._java))  # pylint: disable=protected-access
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def dim(self):
+        return self.ndim
+
+    def numel(self):
+        return self.size
+
+    def tolist(self):
+        """The values as (nested) Python lists of bool/int/float; a scalar for a 0-d tensor."""
+        return to_python(self._java.toList())
+
+    def item(self):
+        """The value of a one-element tensor as a Python scalar."""
+        if self.size != 1:
+            raise ValueError(f"The tensor should have only one element, but got {self.size}, "
+                             "more than one element is ambiguous.")
+        value = self.tolist()
+        while isinstance(value, list):
+            value = value[0]
+        return value
+
+    def astype(self, dtype, copy=True):  # pylint: disable=unused-argument
+        """This tensor converted to ``dtype``."""
+        if not isinstance(dtype, mstype.Type):
+            dtype = mstype.pytype_to_dtype(dtype)
+        return Tensor._wrap(host().tensorAstype(self._java, dtype.engine_name).java)
+
+    def asnumpy(self):
+        """A numpy array with this tensor's values (needs numpy: bin/setup-numpy)."""
+        import numpy as np  # pylint: disable=import-outside-toplevel
+        return np.array(self.tolist(), dtype=mstype.dtype_to_nptype(self.dtype))
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __bool__(self):
+        return bool(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __float__(self):
+        return float(self.item())
+
+    def __index__(self):
+        if self.dtype not in mstype.int_type + mstype.uint_type:
+            raise TypeError("Only integer tensors of a single element can be converted to an index.")
+        return int(self.item())
+
+
+def _from_numpy(array, dtype):
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    name = _NUMPY_TO_ENGINE.get(array.dtype.name)
+    if name is None:
+        raise TypeError(f"For 'Tensor', the numpy type {array.dtype} is not supported.")
+    data = np.ascontiguousarray(array)
+    if data.dtype.byteorder == ">":
+        data = data.astype(data.dtype.newbyteorder("<"))
+    java = host().tensorFromBytes(name, list(array.shape), data.tobytes()).java
+    if dtype is not None and dtype.engine_name != name:
+        java = host().tensorAstype(java, dtype.engine_name).java
+    return java
