@@ -5,6 +5,7 @@ import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
 import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.TensorFormat;
 import java.util.List;
 import java.util.Objects;
 import org.graalvm.polyglot.Value;
@@ -72,6 +73,16 @@ public final class Host {
   /** The {@link DType} name of {@code t}. */
   public String tensorDtype(Tensor t) {
     return t.dtype().name();
+  }
+
+  /** {@code str(tensor)}: numpy's {@code str} of its values, as MindSpore prints it. */
+  public String tensorStr(Tensor t) {
+    return TensorFormat.str(t);
+  }
+
+  /** {@code repr(tensor)}: MindSpore's {@code Tensor(shape=..., dtype=..., value=...)}. */
+  public String tensorRepr(Tensor t) {
+    return TensorFormat.repr(t);
   }
 
   /** The dimensions of {@code t}. */

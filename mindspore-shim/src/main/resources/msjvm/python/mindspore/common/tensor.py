@@ -155,6 +155,12 @@ class Tensor:
         import numpy as np  # pylint: disable=import-outside-toplevel
         return np.array(self.tolist(), dtype=mstype.dtype_to_nptype(self.dtype))
 
+    def __str__(self):
+        return host().tensorStr(self._java)
+
+    def __repr__(self):
+        return host().tensorRepr(self._java)
+
     def __len__(self):
         if self.ndim == 0:
             raise TypeError("len() of unsized object")
