@@ -1,0 +1,139 @@
+"""``mindspore.Parameter``: a trainable tensor with a name and parallel attributes.
+
+Names, checks and messages follow MindSpore 2.10's ``mindspore/common/parameter.py``: an unnamed
+parameter gets ``Parameter#<n>`` (a counter per interpreter) and takes its attribute name when set
+on a ``Cell``; ``comm_fusion`` defaults to 1; ``layerwise_parallel``, ``requires_grad`` and
+``parallel_optimizer`` must be bools.
+"""
+import itertools
+
+from mindspore import _checkparam as Validator
+from mindspore.common.tensor import Tensor, _numpy_array_type
+
+__all__ = ["Parameter"]
+
+PARAMETER_NAME_DEFAULT = "Parameter"
+_GENERATED_PREFIX = PARAMETER_NAME_DEFAULT + "#"
+PARAMETER_NAME_PREFIX_MAX_LEN = 1024
+_NAME_IDS = itertools.count()
+
+
+def _is_parameter_generated(name):
+    return isinstance(name, str) and name.startswith(_GENERATED_PREFIX)
+
+
+class Parameter(Tensor):
+    """``Parameter(default_input, name=None, requires_grad=True, layerwise_parallel=False,
+    parallel_optimizer=True)``."""
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True, storage_format='', device=None):
+        # pylint: disable=super-init-not-called,unused-argument
+        ndarray = _numpy_array_type()
+        if isinstance(default_input, Tensor):
+            self._java = default_input._java
+        elif isinstance(default_input, str):
+            # MindSpore hands strings to Tensor, whose check rejects them with its own message.
+            self._java = Tensor(default_input)._java
+        elif isinstance(default_input, bool) or not isinstance(default_input, (int, float, list)) and not (
+                ndarray is not None and isinstance(default_input, ndarray)):
+            raise TypeError(f"The type of the argument 'default_input' must be in ['Tensor', 'int', 'float',"
+                            f" 'numpy.ndarray', 'list']. But got type {type(default_input)}.")
+        elif isinstance(default_input, (int, float)):
+            self._java = Tensor(float(default_input))._java
+        else:
+            self._java = Tensor(default_input)._java
+        self.name = name
+        self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
+        self._comm_fusion = 1
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, name_):
+        if name_ is None:
+            name_ = _GENERATED_PREFIX + str(next(_NAME_IDS))
+        elif isinstance(name_, str):
+            name_ = name_.strip()
+            if name_ == '':
+                name_ = _GENERATED_PREFIX + str(next(_NAME_IDS))
+            if len(name_) > PARAMETER_NAME_PREFIX_MAX_LEN:
+                raise ValueError("The length of the '{}' name should be less than {}.".
+                                 format(name_, PARAMETER_NAME_PREFIX_MAX_LEN))
+        else:
+            raise ValueError("The type of the Parameter's name should be 'string' or 'None', "
+                             "but got {}.".format(type(name_)))
+        self._name = name_
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value=True):
+        if not isinstance(value, bool):
+            raise TypeError("The argument `requires_grad` must be bool type")
+        self._requires_grad = value
+
+    @property
+    def layerwise_parallel(self):
+        return self._layerwise_parallel
+
+    @layerwise_parallel.setter
+    def layerwise_parallel(self, value=True):
+        if not isinstance(value, bool):
+            raise TypeError("The argument `layerwise_parallel` must be bool type.")
+        self._layerwise_parallel = value
+
+    @property
+    def parallel_optimizer(self):
+        return self._parallel_optimizer
+
+    @parallel_optimizer.setter
+    def parallel_optimizer(self, value=True):
+        if not isinstance(value, bool):
+            raise TypeError("The argument `parallel_optimizer` must be bool type.")
+        self._parallel_optimizer = value
+
+    @property
+    def comm_fusion(self):
+        """Fusion id of this parameter's gradient communication (0: never fused)."""
+        return self._comm_fusion
+
+    @comm_fusion.setter
+    def comm_fusion(self, comm_fusion_):
+        Validator.check_non_negative_int(comm_fusion_)
+        self._comm_fusion = comm_fusion_
+
+    @property
+    def data(self):
+        return self
+
+    def set_data(self, data):
+        """Replaces the values (same shape); returns self."""
+        if not isinstance(data, Tensor):
+            data = Tensor(data, self.dtype)
+        if data.shape != self.shape:
+            raise ValueError(f"Can not change the shape of Parameter which has been initialized. "
+                             f"Current shape is {self.shape}, and incoming is {data.shape}.")
+        self._java = (data if data.dtype == self.dtype else data.astype(self.dtype))._java
+        return self
+
+    def clone(self, init='same'):  # pylint: disable=unused-argument
+        """A new parameter with the same values and attributes."""
+        other = Parameter(Tensor._wrap(self._java), name=self.name, requires_grad=self.requires_grad,
+                          layerwise_parallel=self.layerwise_parallel,
+                          parallel_optimizer=self.parallel_optimizer)
+        other.comm_fusion = self.comm_fusion
+        return other
+
+    def __str__(self):
+        return (f'Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, '
+                f'requires_grad={self.requires_grad})')
+
+    def __repr__(self):
+        return self.__str__()

@@ -1,0 +1,4 @@
+"""``mindspore.nn``: networks (layers, losses and optimizers arrive with the compute core)."""
+from mindspore.nn.cell import Cell
+
+__all__ = ["Cell"]

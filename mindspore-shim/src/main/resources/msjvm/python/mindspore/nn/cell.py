@@ -1,0 +1,153 @@
+"""``mindspore.nn.Cell``: the base of networks — parameter and sub-cell registration and naming.
+
+Follows MindSpore 2.10: a parameter set as an attribute is registered under that attribute (an
+unnamed one takes the attribute's name); a sub-cell set as an attribute prefixes its parameters'
+names with ``<attribute>.`` (``layer1.weight``); ``get_parameters`` lists a cell's own parameters
+before its sub-cells'. Calling a cell runs ``construct``.
+"""
+from collections import OrderedDict
+
+from mindspore.common.parameter import Parameter, _is_parameter_generated
+
+__all__ = ["Cell"]
+
+
+class Cell:
+    """Base class of all networks."""
+
+    def __init__(self, auto_prefix=True, flags=None):
+        object.__setattr__(self, "_params", OrderedDict())
+        object.__setattr__(self, "_cells", OrderedDict())
+        object.__setattr__(self, "_auto_prefix", auto_prefix)
+        object.__setattr__(self, "training", False)
+        object.__setattr__(self, "_pipeline_stage", -1)
+        if flags:
+            for key, value in flags.items():
+                object.__setattr__(self, key, value)
+
+    def __setattr__(self, name, value):
+        params = self.__dict__.get("_params")
+        if params is None:
+            raise AttributeError("Can not assign attributes before Cell.__init__() is called.")
+        if isinstance(value, Parameter):
+            if _is_parameter_generated(value.name):
+                value.name = name
+            self.__dict__.pop(name, None)
+            self._cells.pop(name, None)
+            params[name] = value
+        elif isinstance(value, Cell):
+            if self._auto_prefix:
+                value.update_parameters_name(name + '.')
+            self.__dict__.pop(name, None)
+            params.pop(name, None)
+            self._cells[name] = value
+        else:
+            params.pop(name, None) if name in params and value is None else None
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        if name in d.get("_params", {}):
+            return d["_params"][name]
+        if name in d.get("_cells", {}):
+            return d["_cells"][name]
+        raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
+
+    def __delattr__(self, name):
+        if name in self._params:
+            del self._params[name]
+        elif name in self._cells:
+            del self._cells[name]
+        else:
+            object.__delattr__(self, name)
+
+    def construct(self, *args, **kwargs):
+        raise NotImplementedError(f"The 'construct' of {type(self).__name__} is not defined.")
+
+    def __call__(self, *args, **kwargs):
+        return self.construct(*args, **kwargs)
+
+    def update_parameters_name(self, prefix='', recurse=True):
+        """Prefixes the names of this cell's parameters (and its sub-cells' when recurse)."""
+        for _, param in self.parameters_and_names(expand=recurse):
+            param.name = prefix + param.name
+
+    def cells_and_names(self, cells=None, name_prefix=''):
+        """(name, cell) for this cell ('') and every sub-cell, depth first, each cell once."""
+        seen = cells if cells is not None else set()
+        if id(self) not in seen:
+            seen.add(id(self))
+            yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is None or id(cell) in seen:
+                continue
+            prefix = name_prefix + ('.' if name_prefix else '') + name
+            yield from cell.cells_and_names(seen, prefix)
+
+    def name_cells(self):
+        """The direct sub-cells by attribute name."""
+        return OrderedDict((n, c) for n, c in self._cells.items() if c is not None)
+
+    def cells(self):
+        return self.name_cells().values()
+
+    def parameters_and_names(self, name_prefix='', expand=True):
+        """(attribute path, parameter) for this cell's parameters, then its sub-cells' (if expand)."""
+        seen = set()
+        cells = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
+        for cell_name, cell in cells:
+            for name, param in cell._params.items():  # pylint: disable=protected-access
+                if param is None or id(param) in seen:
+                    continue
+                seen.add(id(param))
+                yield (cell_name + '.' if cell_name else '') + name, param
+
+    def get_parameters(self, expand=True):
+        for _, param in self.parameters_and_names(expand=expand):
+            yield param
+
+    def trainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse=True):
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def set_train(self, mode=True):
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "training", mode)
+        return self
+
+    def set_comm_fusion(self, fusion_type, recurse=True):
+        """Sets ``comm_fusion`` on every trainable parameter; returns self."""
+        for param in self.trainable_params(recurse):
+            param.comm_fusion = fusion_type
+        return self
+
+    @property
+    def pipeline_stage(self):
+        return self._pipeline_stage
+
+    @pipeline_stage.setter
+    def pipeline_stage(self, value):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError("For 'Cell', the property 'pipeline_stage' must be int type, but got type : "
+                            "{}".format(type(value)))
+        if value < 0:
+            raise ValueError("For 'Cell', the property 'pipeline_stage' can not be less than 0, but got "
+                             "{}".format(value))
+        object.__setattr__(self, "_pipeline_stage", value)
+
+    def extend_repr(self):
+        return ""
+
+    def __repr__(self):
+        extra = self.extend_repr()
+        children = [f"({name}): " + repr(cell).replace("\n", "\n  ") for name, cell in self._cells.items()
+                    if cell is not None]
+        if not children:
+            return f"{type(self).__name__}<{extra}>" if extra else f"{type(self).__name__}()"
+        body = "\n  ".join(([extra] if extra else []) + children)
+        return f"{type(self).__name__}(\n  {body}\n)"
