@@ -4,6 +4,7 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
+import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.TensorFormat;
 import java.util.List;
@@ -88,6 +89,27 @@ public final class Host {
   /** The dimensions of {@code t}. */
   public List<Integer> tensorShape(Tensor t) {
     return t.shape().dims();
+  }
+
+  /**
+   * {@code x op y} for a MindSpore elementwise primitive name ({@code "Add"}, {@code "Less"}...).
+   */
+  public Tensor binary(String op, Tensor x, Tensor y) {
+    return Elementwise.binary(Elementwise.Binary.of(op), x, y);
+  }
+
+  /**
+   * {@code x op scalar}, or {@code scalar op x} when {@code scalarOnLeft}; a Python bool/int/float.
+   */
+  public Tensor binaryScalar(String op, Tensor x, Object scalar, boolean scalarOnLeft) {
+    return Elementwise.binaryScalar(Elementwise.Binary.of(op), x, scalar, scalarOnLeft);
+  }
+
+  /**
+   * {@code op(x)} for a MindSpore elementwise primitive name ({@code "Neg"}, {@code "Sqrt"}...).
+   */
+  public Tensor unary(String op, Tensor x) {
+    return Elementwise.unary(Elementwise.Unary.of(op), x);
   }
 
   /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */

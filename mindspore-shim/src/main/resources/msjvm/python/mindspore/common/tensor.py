@@ -2,7 +2,8 @@
 
 Construction follows MindSpore 2.10: Python bools build Bool tensors, ints Int64, floats Float32
 (any float in a list makes it Float32); numpy arrays keep their type; ``dtype`` casts with numpy's
-rules (floats truncate toward zero). Arithmetic and ops arrive with the compute core.
+rules (floats truncate toward zero). Arithmetic operators run eagerly in the engine
+(``Elementwise``) with MindSpore's result types.
 """
 import numbers
 
@@ -179,6 +180,93 @@ class Tensor:
         if self.dtype not in mstype.int_type + mstype.uint_type:
             raise TypeError("Only integer tensors of a single element can be converted to an index.")
         return int(self.item())
+
+
+    # Arithmetic and comparisons: one engine call each; operands are Tensors or Python scalars.
+    def _binary(self, op, other, reflected=False):
+        if isinstance(other, Tensor):
+            x, y = (other, self) if reflected else (self, other)
+            return Tensor._wrap(host().binary(op, x._java, y._java).java)
+        if isinstance(other, bool):
+            scalar = other
+        elif isinstance(other, numbers.Integral):
+            scalar = int(other)
+        elif isinstance(other, numbers.Real):
+            scalar = float(other)
+        else:
+            return NotImplemented
+        return Tensor._wrap(host().binaryScalar(op, self._java, scalar, reflected).java)
+
+    def _unary(self, op):
+        return Tensor._wrap(host().unary(op, self._java).java)
+
+    def __add__(self, other):
+        return self._binary("Add", other)
+
+    def __radd__(self, other):
+        return self._binary("Add", other, True)
+
+    def __sub__(self, other):
+        return self._binary("Sub", other)
+
+    def __rsub__(self, other):
+        return self._binary("Sub", other, True)
+
+    def __mul__(self, other):
+        return self._binary("Mul", other)
+
+    def __rmul__(self, other):
+        return self._binary("Mul", other, True)
+
+    def __truediv__(self, other):
+        return self._binary("RealDiv", other)
+
+    def __rtruediv__(self, other):
+        return self._binary("RealDiv", other, True)
+
+    def __floordiv__(self, other):
+        return self._binary("FloorDiv", other)
+
+    def __rfloordiv__(self, other):
+        return self._binary("FloorDiv", other, True)
+
+    def __mod__(self, other):
+        return self._binary("FloorMod", other)
+
+    def __rmod__(self, other):
+        return self._binary("FloorMod", other, True)
+
+    def __pow__(self, other):
+        return self._binary("Pow", other)
+
+    def __rpow__(self, other):
+        return self._binary("Pow", other, True)
+
+    def __eq__(self, other):
+        return self._binary("Equal", other)
+
+    def __ne__(self, other):
+        return self._binary("NotEqual", other)
+
+    def __lt__(self, other):
+        return self._binary("Less", other)
+
+    def __le__(self, other):
+        return self._binary("LessEqual", other)
+
+    def __gt__(self, other):
+        return self._binary("Greater", other)
+
+    def __ge__(self, other):
+        return self._binary("GreaterEqual", other)
+
+    __hash__ = object.__hash__
+
+    def __neg__(self):
+        return self._unary("Neg")
+
+    def __abs__(self):
+        return self._unary("Abs")
 
 
 def _from_numpy(array, dtype):
