@@ -95,7 +95,7 @@ public final class Host {
    * {@code x op y} for a MindSpore elementwise primitive name ({@code "Add"}, {@code "Less"}...).
    */
   public Tensor binary(String op, Tensor x, Tensor y) {
-    return Elementwise.binary(Elementwise.Binary.of(op), x, y);
+    return Elementwise.binary(op, x, y);
   }
 
   /**

@@ -60,6 +60,16 @@ public record Shape(List<Integer> dims) {
    * ops_utils/op_utils.cc}; its two indices are printed the way MindSpore computes them).
    */
   public static Shape broadcast(String op, Shape x, Shape y) {
+    return broadcast(op, "input1", "input2", x, y);
+  }
+
+  /**
+   * As {@link #broadcast(String, Shape, Shape)}, naming the inputs as the primitive does: the newer
+   * primitives behind Tensor's operators ({@code AddExt}, {@code SubExt}, {@code FloorDiv}, {@code
+   * NotEqual}) say {@code input} and {@code other} where the older ones say {@code input1} and
+   * {@code input2}.
+   */
+  public static Shape broadcast(String op, String xName, String yName, Shape x, Shape y) {
     int xLen = x.rank();
     int yLen = y.rank();
     int outLen = Math.max(xLen, yLen);
@@ -71,13 +81,25 @@ public record Shape(List<Integer> dims) {
         throw MsException.valueError(
             "For '"
                 + op
-                + "', input1.shape and input2.shape need to broadcast. The value of input1.shape["
+                + "', "
+                + xName
+                + ".shape and "
+                + yName
+                + ".shape need to broadcast. The value of "
+                + xName
+                + ".shape["
                 + (xLen + yLen + i)
-                + "] or input2.shape["
+                + "] or "
+                + yName
+                + ".shape["
                 + (2 * yLen + i)
-                + "] must be 1 or -1 when they are not the same, but got input1.shape = "
+                + "] must be 1 or -1 when they are not the same, but got "
+                + xName
+                + ".shape = "
                 + x
-                + " and input2.shape = "
+                + " and "
+                + yName
+                + ".shape = "
                 + y);
       }
       out.add(xd == 1 ? yd : xd);

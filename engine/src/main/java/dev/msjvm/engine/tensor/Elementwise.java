@@ -49,14 +49,36 @@ public final class Elementwise {
       return ordinal() >= EQUAL.ordinal();
     }
 
-    /** The op with MindSpore primitive name {@code name}, or a ValueError. */
+    /**
+     * The op with MindSpore primitive name {@code name}, or a ValueError. Also accepts the
+     * primitives behind Tensor's operators in MindSpore 2.10 ({@code AddExt} for {@code +}, {@code
+     * SubExt} for {@code -}, {@code Div} for {@code /}), which compute the same.
+     */
     public static Binary of(String name) {
+      switch (name) {
+        case "AddExt":
+          return ADD;
+        case "SubExt":
+          return SUB;
+        case "Div":
+          return REAL_DIV;
+        default:
+          break;
+      }
       for (Binary b : values()) {
         if (b.primitive.equals(name)) {
           return b;
         }
       }
       throw MsException.valueError("Unsupported elementwise binary operator '" + name + "'.");
+    }
+
+    /** How primitive {@code name}'s errors call its two inputs. */
+    static String[] argumentNames(String name) {
+      return switch (name) {
+        case "AddExt", "SubExt", "FloorDiv", "NotEqual" -> new String[] {"input", "other"};
+        default -> new String[] {"input1", "input2"};
+      };
     }
   }
 
@@ -95,7 +117,17 @@ public final class Elementwise {
 
   /** {@code x op y} for two tensors. */
   public static Tensor binary(Binary op, Tensor x, Tensor y) {
-    Shape out = Shape.broadcast(op.primitive, x.shape(), y.shape());
+    return binary(op.primitive, x, y);
+  }
+
+  /**
+   * {@code x op y} for the MindSpore primitive named {@code primitive} (see {@link Binary#of});
+   * shape errors name that primitive and its inputs as MindSpore does.
+   */
+  public static Tensor binary(String primitive, Tensor x, Tensor y) {
+    Binary op = Binary.of(primitive);
+    String[] names = Binary.argumentNames(primitive);
+    Shape out = Shape.broadcast(primitive, names[0], names[1], x.shape(), y.shape());
     DType compute = DType.promote(x.dtype(), y.dtype());
     return apply(op, compute, x, y, out);
   }

@@ -200,17 +200,18 @@ class Tensor:
     def _unary(self, op):
         return Tensor._wrap(host().unary(op, self._java).java)
 
+    # Primitive names as Tensor's operators use them in MindSpore 2.10 (they appear in errors).
     def __add__(self, other):
-        return self._binary("Add", other)
+        return self._binary("AddExt", other)
 
     def __radd__(self, other):
-        return self._binary("Add", other, True)
+        return self._binary("AddExt", other, True)
 
     def __sub__(self, other):
-        return self._binary("Sub", other)
+        return self._binary("SubExt", other)
 
     def __rsub__(self, other):
-        return self._binary("Sub", other, True)
+        return self._binary("SubExt", other, True)
 
     def __mul__(self, other):
         return self._binary("Mul", other)
@@ -219,10 +220,10 @@ class Tensor:
         return self._binary("Mul", other, True)
 
     def __truediv__(self, other):
-        return self._binary("RealDiv", other)
+        return self._binary("Div", other)
 
     def __rtruediv__(self, other):
-        return self._binary("RealDiv", other, True)
+        return self._binary("Div", other, True)
 
     def __floordiv__(self, other):
         return self._binary("FloorDiv", other)
