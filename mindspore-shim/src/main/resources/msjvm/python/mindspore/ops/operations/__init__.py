@@ -20,20 +20,130 @@ class _Simple(Primitive):
         super().__init__(type(self).__name__)
 
 
-class Add(_Simple):
+def _type_name(value):
+    return "string" if isinstance(value, str) else type(value).__name__
+
+
+class _Binary(_Simple):
+    """An elementwise two-input primitive, run eagerly by the engine (broadcasting, promotion)."""
+
+    def __call__(self, x, y):
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        result = NotImplemented
+        if isinstance(x, Tensor):
+            result = x._binary(self.name, y)  # pylint: disable=protected-access
+        elif isinstance(y, Tensor):
+            result = y._binary(self.name, x, True)  # pylint: disable=protected-access
+        if result is NotImplemented:
+            raise TypeError(f'Failed calling {self.name} with "{self.name}()(input={_type_name(x)}, '
+                            f'other={_type_name(y)})".')
+        return result
+
+
+class _Unary(_Simple):
+    """An elementwise one-input primitive, run eagerly by the engine."""
+
+    def __call__(self, x):
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        if not isinstance(x, Tensor):
+            raise TypeError(f'Failed calling {self.name} with "{self.name}()(input={_type_name(x)})".')
+        return x._unary(self.name)  # pylint: disable=protected-access
+
+
+class Add(_Binary):
     """Elementwise addition."""
 
 
-class Sub(_Simple):
+class Sub(_Binary):
     """Elementwise subtraction."""
 
 
-class Mul(_Simple):
+class Mul(_Binary):
     """Elementwise multiplication."""
 
 
-class ReLU(_Simple):
+class Div(_Binary):
+    """Elementwise true division (integer inputs give float32)."""
+
+
+class Maximum(_Binary):
+    """Elementwise maximum."""
+
+
+class Minimum(_Binary):
+    """Elementwise minimum."""
+
+
+class Pow(_Binary):
+    """Elementwise power."""
+
+
+class FloorDiv(_Binary):
+    """Elementwise floor division."""
+
+
+class FloorMod(_Binary):
+    """Elementwise floor modulo."""
+
+
+class Equal(_Binary):
+    """Elementwise ==."""
+
+
+class NotEqual(_Binary):
+    """Elementwise !=."""
+
+
+class Less(_Binary):
+    """Elementwise <."""
+
+
+class LessEqual(_Binary):
+    """Elementwise <=."""
+
+
+class Greater(_Binary):
+    """Elementwise >."""
+
+
+class GreaterEqual(_Binary):
+    """Elementwise >=."""
+
+
+class Neg(_Unary):
+    """Elementwise negation."""
+
+
+class Abs(_Unary):
+    """Elementwise absolute value."""
+
+
+class Exp(_Unary):
+    """Elementwise e**x."""
+
+
+class Log(_Unary):
+    """Elementwise natural logarithm."""
+
+
+class Sqrt(_Unary):
+    """Elementwise square root."""
+
+
+class Square(_Unary):
+    """Elementwise x*x."""
+
+
+class ReLU(_Unary):
     """Rectified linear unit."""
+
+
+class Sigmoid(_Unary):
+    """Elementwise logistic function."""
+
+
+class Tanh(_Unary):
+    """Elementwise hyperbolic tangent."""
 
 
 class Flatten(_Simple):
