@@ -1,14 +1,17 @@
 package dev.msjvm.shim;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.backend.Blas;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
 import dev.msjvm.engine.tensor.Elementwise;
+import dev.msjvm.engine.tensor.MatMul;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.TensorFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.graalvm.polyglot.Value;
 
 /**
@@ -23,10 +26,12 @@ import org.graalvm.polyglot.Value;
 public final class Host {
   private final Session session;
   private final DeviceProbe devices;
+  private final Supplier<Blas> blas;
 
-  public Host(Session session, DeviceProbe devices) {
+  public Host(Session session, DeviceProbe devices, Supplier<Blas> blas) {
     this.session = Objects.requireNonNull(session);
     this.devices = Objects.requireNonNull(devices);
+    this.blas = Objects.requireNonNull(blas);
   }
 
   public Session session() {
@@ -74,6 +79,11 @@ public final class Host {
   /** The {@link DType} name of {@code t}. */
   public String tensorDtype(Tensor t) {
     return t.dtype().name();
+  }
+
+  /** MindSpore's 2-D {@code MatMul} of {@code x} and {@code y}, with optional transposes. */
+  public Tensor matmul(Tensor x, Tensor y, boolean transposeA, boolean transposeB) {
+    return MatMul.matmul(x, y, transposeA, transposeB, blas.get());
   }
 
   /** {@code str(tensor)}: numpy's {@code str} of its values, as MindSpore prints it. */

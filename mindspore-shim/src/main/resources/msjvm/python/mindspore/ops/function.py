@@ -5,6 +5,7 @@ _ADD, _SUB, _MUL, _DIV = P.Add(), P.Sub(), P.Mul(), P.Div()
 _MAXIMUM, _MINIMUM, _POW = P.Maximum(), P.Minimum(), P.Pow()
 _NEG, _ABS, _EXP, _LOG, _SQRT, _SQUARE = P.Neg(), P.Abs(), P.Exp(), P.Log(), P.Sqrt(), P.Square()
 _RELU, _SIGMOID, _TANH = P.ReLU(), P.Sigmoid(), P.Tanh()
+_MATMUL = P.MatMul()
 
 
 def add(input, other):  # pylint: disable=redefined-builtin
@@ -69,3 +70,7 @@ def sigmoid(input):  # pylint: disable=redefined-builtin
 
 def tanh(input):  # pylint: disable=redefined-builtin
     return _TANH(input)
+
+
+def matmul(input, other):  # pylint: disable=redefined-builtin
+    return _MATMUL(input, other)

@@ -151,12 +151,19 @@ class Flatten(_Simple):
 
 
 class MatMul(Primitive):
-    """Matrix product, with optional transposes."""
+    """2-D matrix product, with optional transposes (float32 runs on OpenBLAS)."""
 
     def __init__(self, transpose_a=False, transpose_b=False):
         super().__init__("MatMul")
         self.add_prim_attr("transpose_a", transpose_a)
         self.add_prim_attr("transpose_b", transpose_b)
+
+    def __call__(self, x, y):
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        if not isinstance(x, Tensor) or not isinstance(y, Tensor):
+            raise TypeError(f'Failed calling MatMul with "MatMul()(input={_type_name(x)}, '
+                            f'other={_type_name(y)})".')
+        return x._matmul(y, self.attrs["transpose_a"], self.attrs["transpose_b"])  # pylint: disable=protected-access
 
 
 class AllReduce(Primitive):
