@@ -7,6 +7,7 @@ import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.MatMul;
+import dev.msjvm.engine.tensor.Reductions;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.TensorFormat;
 import java.util.List;
@@ -120,6 +121,16 @@ public final class Host {
    */
   public Tensor unary(String op, Tensor x) {
     return Elementwise.unary(Elementwise.Unary.of(op), x);
+  }
+
+  /**
+   * A MindSpore reduction ({@code "ReduceSum"}, {@code "ReduceMean"}, {@code "ReduceMax"}, {@code
+   * "ReduceMin"}) of {@code x} over {@code axes} (empty: all), with errors naming {@code
+   * primitive}.
+   */
+  public Tensor reduce(
+      String op, String primitive, Tensor x, List<Integer> axes, boolean keepDims) {
+    return Reductions.reduce(Reductions.Op.of(op), primitive, x, axes, keepDims);
   }
 
   /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */

@@ -200,6 +200,29 @@ class Tensor:
     def _matmul(self, other, transpose_a=False, transpose_b=False):
         return Tensor._wrap(host().matmul(self._java, other._java, transpose_a, transpose_b).java)
 
+    def _reduce(self, op, axis, keepdims):
+        from mindspore.ops.operations import _reduce  # pylint: disable=import-outside-toplevel
+        axes = [] if axis is None else [axis] if isinstance(axis, int) else list(axis)
+        return _reduce(op, op, self, axes, keepdims)
+
+    def sum(self, axis=None, dtype=None, keepdims=False, initial=None):
+        """Sum over ``axis`` (None: all); integer and bool tensors sum as int64."""
+        from mindspore.ops.function import sum as _sum  # pylint: disable=import-outside-toplevel
+        result = _sum(self, axis, keepdims, dtype=dtype)
+        return result if initial is None else result + initial
+
+    def mean(self, axis=None, keep_dims=False):
+        """Mean over ``axis`` (None: all); integer tensors keep their type."""
+        return self._reduce("ReduceMean", axis, keep_dims)
+
+    def max(self, axis=None, keepdims=False):
+        """Maximum over ``axis`` (None: all)."""
+        return self._reduce("ReduceMax", axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        """Minimum over ``axis`` (None: all)."""
+        return self._reduce("ReduceMin", axis, keepdims)
+
     def __matmul__(self, other):
         if not isinstance(other, Tensor):
             return NotImplemented

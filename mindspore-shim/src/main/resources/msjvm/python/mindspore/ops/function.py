@@ -1,4 +1,4 @@
-"""Functional forms of the elementwise operators (``mindspore.ops.add`` ...)."""
+"""Functional forms of the operators (``mindspore.ops.add``, ``mindspore.ops.sum`` ...)."""
 from mindspore.ops import operations as P
 
 _ADD, _SUB, _MUL, _DIV = P.Add(), P.Sub(), P.Mul(), P.Div()
@@ -74,3 +74,22 @@ def tanh(input):  # pylint: disable=redefined-builtin
 
 def matmul(input, other):  # pylint: disable=redefined-builtin
     return _MATMUL(input, other)
+
+
+def _dim_list(dim):
+    return [] if dim is None else [dim] if isinstance(dim, int) else list(dim)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):  # pylint: disable=redefined-builtin
+    """Sum over ``dim`` (None: all); integer and bool inputs sum as int64 (MindSpore's SumExt)."""
+    from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+    if dtype is not None:
+        input = input.astype(dtype)
+    elif input.dtype == mstype.bool_ or input.dtype in mstype.int_type + mstype.uint_type:
+        input = input.astype(mstype.int64)
+    return P._reduce("ReduceSum", "SumExt", input, _dim_list(dim), keepdim)  # pylint: disable=protected-access
+
+
+def mean(input, axis=None, keep_dims=False):  # pylint: disable=redefined-builtin
+    """Mean over ``axis`` (None: all); integer inputs keep their type."""
+    return P._reduce("ReduceMean", "ReduceMean", input, _dim_list(axis), keep_dims)  # pylint: disable=protected-access

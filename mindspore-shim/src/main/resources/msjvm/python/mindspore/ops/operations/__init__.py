@@ -146,6 +146,77 @@ class Tanh(_Unary):
     """Elementwise hyperbolic tangent."""
 
 
+def _ms_type_name(value):
+    """MindSpore's name of an argument's type in 'Failed calling' errors (``Tuple<int, int>``)."""
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, (tuple, list)):
+        kind = "Tuple" if isinstance(value, tuple) else "List"
+        return f"{kind}<{', '.join(_ms_type_name(v) for v in value)}>"
+    return _type_name(value)
+
+
+def _axes(axis):
+    """The axis argument as a list of ints, or None when it is not an int/tuple/list of ints."""
+    if isinstance(axis, bool):
+        return None
+    if isinstance(axis, int):
+        return [axis]
+    if isinstance(axis, (tuple, list)) and all(isinstance(a, int) and not isinstance(a, bool) for a in axis):
+        return list(axis)
+    return None
+
+
+def _reduce(op, prim, x, axis, keep_dims):
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    return Tensor._wrap(host().reduce(op, prim, x._java, axis, keep_dims).java)  # pylint: disable=protected-access
+
+
+class _Reduce(Primitive):
+    """A reduction over axes (int, tuple or list; () reduces all), run eagerly by the engine."""
+
+    _SIGNATURE = "keep_dims={}"
+
+    def __init__(self, keep_dims=False):
+        super().__init__(type(self).__name__)
+        self.keep_dims = keep_dims
+        self.add_prim_attr("keep_dims", keep_dims)
+
+    def __call__(self, x, axis=()):
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        axes = _axes(axis)
+        if not isinstance(x, Tensor) or axes is None or not isinstance(self.keep_dims, bool):
+            sig = self._SIGNATURE.format(_type_name(self.keep_dims))
+            raise TypeError(f'Failed calling {self.name} with "{self.name}({sig})(x={_ms_type_name(x)}, '
+                            f'axis={_ms_type_name(axis)})".')
+        return _reduce(self.name, self.name, x, axes, self.keep_dims)
+
+
+class ReduceSum(_Reduce):
+    """Sum over axes; the result keeps the input type (integers wrap, bool is a logical or)."""
+
+    _SIGNATURE = "keep_dims={}, skip_mode=bool"
+
+    def __init__(self, keep_dims=False, skip_mode=False):
+        super().__init__(keep_dims)
+        self.skip_mode = skip_mode
+        self.add_prim_attr("skip_mode", skip_mode)
+
+
+class ReduceMean(_Reduce):
+    """Mean over axes; integer inputs keep their type (the mean truncates)."""
+
+
+class ReduceMax(_Reduce):
+    """Maximum over axes."""
+
+
+class ReduceMin(_Reduce):
+    """Minimum over axes."""
+
+
 class Flatten(_Simple):
     """Flattens all dimensions but the first."""
 

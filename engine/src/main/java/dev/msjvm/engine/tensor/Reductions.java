@@ -1,0 +1,186 @@
+package dev.msjvm.engine.tensor;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MindSpore's {@code ReduceSum}, {@code ReduceMean}, {@code ReduceMax} and {@code ReduceMin} on
+ * host tensors, with the checks and texts of MindSpore 2.10 (CPU).
+ *
+ * <p>The result keeps the input type: floats accumulate in double in row-major order of the input
+ * (deterministic) and round once on store; integers accumulate in long and wrap (an int8 sum of
+ * {@code [100, 100]} is {@code -56}); an integer mean divides that wrapped sum, truncating. A bool
+ * sum is a logical or; a bool mean is a RuntimeError, a bool max/min a TypeError. An empty axis
+ * list reduces every dimension. Example: {@code reduce(Op.SUM, float32 [[1, 2], [3, 4]], [1],
+ * false)} is {@code [3, 7]}.
+ */
+public final class Reductions {
+  private Reductions() {}
+
+  /** The reduction kinds, by MindSpore primitive name. */
+  public enum Op {
+    SUM("ReduceSum"),
+    MEAN("ReduceMean"),
+    MAX("ReduceMax"),
+    MIN("ReduceMin");
+
+    private final String primitive;
+
+    Op(String primitive) {
+      this.primitive = primitive;
+    }
+
+    public String primitive() {
+      return primitive;
+    }
+
+    /** The op with primitive name {@code name}, or a ValueError. */
+    public static Op of(String name) {
+      for (Op o : values()) {
+        if (o.primitive.equals(name)) {
+          return o;
+        }
+      }
+      throw MsException.valueError("Unsupported reduction '" + name + "'.");
+    }
+  }
+
+  /** {@code op} over {@code axes} of {@code x}; errors name primitive {@code op.primitive()}. */
+  public static Tensor reduce(Op op, Tensor x, List<Integer> axes, boolean keepDims) {
+    return reduce(op, op.primitive(), x, axes, keepDims);
+  }
+
+  /**
+   * {@code op} over {@code axes} of {@code x} (negative axes count from the end; none means all),
+   * with errors naming {@code primitive} (e.g. {@code SumExt} for {@code ops.sum}).
+   */
+  public static Tensor reduce(
+      Op op, String primitive, Tensor x, List<Integer> axes, boolean keepDims) {
+    int rank = x.shape().rank();
+    boolean[] reduced = normalizeAxes(primitive, rank, axes);
+    if (x.dtype() == DType.BOOL) {
+      if (op == Op.MEAN) {
+        throw MsException.runtimeError(
+            "For '" + primitive + "', unsupported reduce operation for bool.");
+      }
+      if (op != Op.SUM) {
+        throw MsException.typeError(
+            "Select CPU operator[" + primitive + "] fail! Unsupported data type!");
+      }
+    }
+    int[] dims = x.shape().toArray();
+    List<Integer> outDims = new ArrayList<>();
+    List<Integer> keptDims = new ArrayList<>();
+    for (int a = 0; a < rank; a++) {
+      if (reduced[a]) {
+        if (keepDims) {
+          outDims.add(1);
+        }
+      } else {
+        outDims.add(dims[a]);
+        keptDims.add(dims[a]);
+      }
+    }
+    Shape outShape = new Shape(outDims);
+    Tensor out = Tensor.zeros(x.dtype(), outShape);
+    int outSize = out.size();
+    int n = x.size();
+    long count = outSize == 0 ? 0 : n / outSize;
+    // Map each input index to its output index; accumulate in input (row-major) order.
+    int[] strides = new int[rank];
+    int s = 1;
+    for (int a = rank - 1; a >= 0; a--) {
+      if (!reduced[a]) {
+        strides[a] = s;
+        s *= dims[a];
+      }
+    }
+    boolean isFloat = x.dtype().isFloat();
+    double[] dacc = isFloat ? new double[outSize] : null;
+    long[] lacc = isFloat ? null : new long[outSize];
+    boolean[] seen = new boolean[outSize];
+    int[] idx = new int[rank];
+    int o = 0;
+    for (int i = 0; i < n; i++) {
+      if (isFloat) {
+        double v = x.getDouble(i);
+        dacc[o] =
+            switch (op) {
+              case SUM, MEAN -> dacc[o] + v;
+              case MAX -> !seen[o] || v > dacc[o] || Double.isNaN(v) ? v : dacc[o];
+              case MIN -> !seen[o] || v < dacc[o] || Double.isNaN(v) ? v : dacc[o];
+            };
+      } else {
+        long v = x.getLong(i);
+        lacc[o] =
+            switch (op) {
+              case SUM, MEAN -> lacc[o] + v;
+              case MAX -> !seen[o] || v > lacc[o] ? v : lacc[o];
+              case MIN -> !seen[o] || v < lacc[o] ? v : lacc[o];
+            };
+      }
+      seen[o] = true;
+      for (int a = rank - 1; a >= 0; a--) {
+        idx[a]++;
+        o += strides[a];
+        if (idx[a] < dims[a]) {
+          break;
+        }
+        o -= strides[a] * idx[a];
+        idx[a] = 0;
+      }
+    }
+    for (int j = 0; j < outSize; j++) {
+      if (isFloat) {
+        double v = dacc[j];
+        if (op == Op.MEAN) {
+          v /= count;
+        }
+        out.setDouble(j, v);
+      } else {
+        out.setLong(j, lacc[j]);
+        if (op == Op.MEAN) {
+          // The sum wraps to the input type before the division (int8 mean of [100, 100] is -28).
+          out.setLong(j, count == 0 ? 0 : out.getLong(j) / count);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Which dimensions {@code axes} names; all of them when empty. */
+  static boolean[] normalizeAxes(String primitive, int rank, List<Integer> axes) {
+    boolean[] reduced = new boolean[rank];
+    if (axes.isEmpty()) {
+      java.util.Arrays.fill(reduced, true);
+      return reduced;
+    }
+    int bound = Math.max(rank, 1);
+    for (int axis : axes) {
+      if (axis < -bound || axis >= bound) {
+        throw MsException.valueError(
+            "For primitive["
+                + primitive
+                + "], the axis value must be in ["
+                + -bound
+                + ","
+                + bound
+                + "), but got "
+                + axis
+                + ".");
+      }
+      if (rank == 0) {
+        continue;
+      }
+      int a = axis < 0 ? axis + rank : axis;
+      if (reduced[a]) {
+        throw MsException.runtimeError("dim=" + a + " appears multiple times in the list of dims");
+      }
+      reduced[a] = true;
+    }
+    return reduced;
+  }
+}
