@@ -8,6 +8,7 @@ import dev.msjvm.engine.job.Session;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.MatMul;
 import dev.msjvm.engine.tensor.Reductions;
+import dev.msjvm.engine.tensor.ShapeOps;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.TensorFormat;
 import java.util.List;
@@ -131,6 +132,31 @@ public final class Host {
   public Tensor reduce(
       String op, String primitive, Tensor x, List<Integer> axes, boolean keepDims) {
     return Reductions.reduce(Reductions.Op.of(op), primitive, x, axes, keepDims);
+  }
+
+  /** MindSpore's {@code Reshape}: {@code x} with shape {@code shape} (one -1 inferred). */
+  public Tensor reshape(Tensor x, List<Integer> shape) {
+    return ShapeOps.reshape(x, shape);
+  }
+
+  /** MindSpore's {@code ExpandDims}. */
+  public Tensor expandDims(Tensor x, int axis) {
+    return ShapeOps.expandDims(x, axis);
+  }
+
+  /** MindSpore's {@code Squeeze} over {@code axes} (empty: every size-1 dimension). */
+  public Tensor squeeze(Tensor x, List<Integer> axes) {
+    return ShapeOps.squeeze(x, axes);
+  }
+
+  /** MindSpore's {@code Transpose} with permutation {@code perm}. */
+  public Tensor transpose(Tensor x, List<Integer> perm) {
+    return ShapeOps.transpose(x, perm);
+  }
+
+  /** MindSpore's {@code Flatten}: {@code [dim0, rest]}. */
+  public Tensor flatten(Tensor x) {
+    return ShapeOps.flatten(x);
   }
 
   /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */

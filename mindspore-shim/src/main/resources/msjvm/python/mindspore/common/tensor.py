@@ -223,6 +223,41 @@ class Tensor:
         """Minimum over ``axis`` (None: all)."""
         return self._reduce("ReduceMin", axis, keepdims)
 
+    def reshape(self, *shape):
+        """This tensor with a new shape (``reshape(3, 2)`` or ``reshape((3, 2))``)."""
+        from mindspore.ops.operations import Reshape  # pylint: disable=import-outside-toplevel
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return Reshape()(self, tuple(shape))
+
+    def transpose(self, *axes):
+        """Dimensions permuted by ``axes`` (reversed when none are given)."""
+        from mindspore.ops.operations import Transpose  # pylint: disable=import-outside-toplevel
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = axes[0]
+        if not axes:
+            axes = tuple(range(self.ndim - 1, -1, -1))
+        return Transpose()(self, tuple(axes))
+
+    @property
+    def T(self):  # pylint: disable=invalid-name
+        """The transpose (dimensions reversed)."""
+        return self.transpose()
+
+    def flatten(self):
+        """A 1-D copy of the values."""
+        return self.reshape((-1,))
+
+    def squeeze(self, axis=None):
+        """Without size-1 dimensions (only those in ``axis`` when given)."""
+        from mindspore.ops.operations import Squeeze  # pylint: disable=import-outside-toplevel
+        return Squeeze(() if axis is None else axis)(self)
+
+    def expand_dims(self, axis):
+        """With a size-1 dimension inserted at ``axis``."""
+        from mindspore.ops.operations import ExpandDims  # pylint: disable=import-outside-toplevel
+        return ExpandDims()(self, axis)
+
     def __matmul__(self, other):
         if not isinstance(other, Tensor):
             return NotImplemented

@@ -2,15 +2,15 @@
 from mindspore.ops import operations
 from mindspore.ops.function import (abs, add, div, exp, log, matmul, maximum, mean, minimum, mul, neg,  # noqa: A004
                                     pow, relu, sigmoid, sqrt, square, sub, sum, tanh)
-from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Div, Equal, Exp, Flatten, FloorDiv,
+from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Div, Equal, Exp, ExpandDims, Flatten, FloorDiv,
                                       FloorMod, Greater, GreaterEqual, Less, LessEqual, Log, MatMul, Maximum,
                                       Minimum, Mul, Neg, NotEqual, Pow, ReduceMax, ReduceMean, ReduceMin,
-                                      ReduceOp, ReduceSum, ReLU, Sigmoid, Sqrt, Square,
+                                      ReduceOp, ReduceSum, ReLU, Reshape, Squeeze, Transpose, Sigmoid, Sqrt, Square,
                                       Sub, Tanh)
 from mindspore.ops.primitive import Primitive, PrimitiveWithInfer
 
 __all__ = ["operations", "Primitive", "PrimitiveWithInfer", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
            "Minimum", "Pow", "FloorDiv", "FloorMod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
-           "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten",
+           "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten", "Reshape", "ExpandDims", "Squeeze", "Transpose",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
            "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean"]

@@ -217,8 +217,76 @@ class ReduceMin(_Reduce):
     """Minimum over axes."""
 
 
+def _host_tensor(method, x, *args):
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    return Tensor._wrap(getattr(host(), method)(x._java, *args).java)  # pylint: disable=protected-access
+
+
+def _is_tensor(x):
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    return isinstance(x, Tensor)
+
+
+def _int_list(value):
+    if isinstance(value, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return list(value)
+    return None
+
+
 class Flatten(_Simple):
-    """Flattens all dimensions but the first."""
+    """Flattens all dimensions but the first: ``[dim0, rest]``."""
+
+    def __call__(self, x):
+        if not _is_tensor(x):
+            raise TypeError(f'Failed calling Flatten with "Flatten()(input={_ms_type_name(x)})".')
+        return _host_tensor("flatten", x)
+
+
+class Reshape(_Simple):
+    """``x`` with a new shape (tuple or list; one -1 is inferred)."""
+
+    def __call__(self, x, shape):
+        dims = _int_list(shape)
+        if not _is_tensor(x) or dims is None:
+            raise TypeError(f'Failed calling Reshape with "Reshape()(input={_ms_type_name(x)}, '
+                            f'shape={_ms_type_name(shape)})".')
+        return _host_tensor("reshape", x, dims)
+
+
+class ExpandDims(_Simple):
+    """``x`` with a size-1 dimension inserted at ``axis``."""
+
+    def __call__(self, x, axis):
+        if not _is_tensor(x) or not isinstance(axis, int) or isinstance(axis, bool):
+            raise TypeError(f'Failed calling ExpandDims with "ExpandDims()(input={_ms_type_name(x)}, '
+                            f'axis={_ms_type_name(axis)})".')
+        return _host_tensor("expandDims", x, axis)
+
+
+class Squeeze(Primitive):
+    """``x`` without its size-1 dimensions (those among ``axis`` when given)."""
+
+    def __init__(self, axis=()):
+        super().__init__("Squeeze")
+        self.add_prim_attr("axis", axis)
+        self._axes = [axis] if isinstance(axis, int) else list(axis)
+
+    def __call__(self, x):
+        if not _is_tensor(x):
+            raise TypeError(f'Failed calling Squeeze with "Squeeze()(input={_ms_type_name(x)})".')
+        return _host_tensor("squeeze", x, self._axes)
+
+
+class Transpose(_Simple):
+    """``x`` with its dimensions permuted by ``perm``."""
+
+    def __call__(self, x, perm):
+        dims = _int_list(perm)
+        if not _is_tensor(x) or dims is None:
+            raise TypeError(f'Failed calling Transpose with "Transpose()(input={_ms_type_name(x)}, '
+                            f'perm={_ms_type_name(perm)})".')
+        return _host_tensor("transpose", x, dims)
 
 
 class MatMul(Primitive):
