@@ -18,3 +18,25 @@ def attempt(label, fn):
     except Exception as e:  # pylint: disable=broad-except
         print(f"{label} -> ", end="")
         show(e)
+
+
+def try_set(**kw):
+    """Calls ``set_auto_parallel_context(**kw)`` and prints ``set k=v -> ok`` or the exception."""
+    import mindspore as ms  # pylint: disable=import-outside-toplevel
+    label = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+    try:
+        ms.set_auto_parallel_context(**kw)
+        print(f"set {label} -> ok")
+    except Exception as e:  # pylint: disable=broad-except
+        print(f"set {label} -> ", end="")
+        show(e)
+
+
+def get(key):
+    """Prints ``get key = value`` from ``get_auto_parallel_context`` or the exception."""
+    import mindspore as ms  # pylint: disable=import-outside-toplevel
+    try:
+        print(f"get {key} = {ms.get_auto_parallel_context(key)!r}")
+    except Exception as e:  # pylint: disable=broad-except
+        print(f"get {key} -> ", end="")
+        show(e)

@@ -1,25 +1,7 @@
 # Remaining keys: grad_accumulation_step, communi_parallel_mode, optimizer_weight_shard_size,
 # group_ckpt_save_file, dump_local_norm_path, loss_repeated_mean type.
 import mindspore as ms
-from _case_util import show
-
-
-def try_set(**kw):
-    label = ", ".join(f"{k}={v!r}" for k, v in kw.items())
-    try:
-        ms.set_auto_parallel_context(**kw)
-        print(f"set {label} -> ok")
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"set {label} -> ", end="")
-        show(e)
-
-
-def get(key):
-    try:
-        print(f"get {key} = {ms.get_auto_parallel_context(key)!r}")
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"get {key} -> ", end="")
-        show(e)
+from _case_util import get, try_set
 
 
 for v in [0, -1, 2, 1, "1", 1.0]:

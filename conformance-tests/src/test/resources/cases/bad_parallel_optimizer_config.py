@@ -1,24 +1,6 @@
 # parallel_optimizer_config validation.
 import mindspore as ms
-from _case_util import show
-
-
-def try_set(**kw):
-    label = ", ".join(f"{k}={v!r}" for k, v in kw.items())
-    try:
-        ms.set_auto_parallel_context(**kw)
-        print(f"set {label} -> ok")
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"set {label} -> ", end="")
-        show(e)
-
-
-def get(key):
-    try:
-        print(f"get {key} = {ms.get_auto_parallel_context(key)!r}")
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"get {key} -> ", end="")
-        show(e)
+from _case_util import get, try_set
 
 
 try_set(parallel_optimizer_config=[1])

@@ -1,25 +1,7 @@
 # kwargs are applied in the order given; the first failing key raises and the earlier keys
 # stay applied (no rollback); later keys are not applied.
 import mindspore as ms
-from _case_util import show
-
-
-def try_set(**kw):
-    label = ", ".join(f"{k}={v!r}" for k, v in kw.items())
-    try:
-        ms.set_auto_parallel_context(**kw)
-        print(f"set {label} -> ok")
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"set {label} -> ", end="")
-        show(e)
-
-
-def get(key):
-    try:
-        print(f"get {key} = {ms.get_auto_parallel_context(key)!r}")
-    except Exception as e:  # pylint: disable=broad-except
-        print(f"get {key} -> ", end="")
-        show(e)
+from _case_util import get, try_set
 
 
 try_set(device_num=8, parallel_mode="bad_mode", global_rank=5)
