@@ -5,6 +5,7 @@ import dev.msjvm.engine.backend.Blas;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
+import dev.msjvm.engine.tensor.Activations;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.MatMul;
 import dev.msjvm.engine.tensor.Reductions;
@@ -157,6 +158,21 @@ public final class Host {
   /** MindSpore's {@code Flatten}: {@code [dim0, rest]}. */
   public Tensor flatten(Tensor x) {
     return ShapeOps.flatten(x);
+  }
+
+  /** MindSpore's {@code Softmax} ({@code log} false) or {@code LogSoftmax} along {@code axis}. */
+  public Tensor softmax(String primitive, Tensor x, int axis, boolean log) {
+    return Activations.softmax(primitive, x, axis, log);
+  }
+
+  /** MindSpore's {@code ZerosLike}. */
+  public Tensor zerosLike(Tensor x) {
+    return Activations.zerosLike(x);
+  }
+
+  /** MindSpore's {@code OnesLike}. */
+  public Tensor onesLike(Tensor x) {
+    return Activations.onesLike(x);
   }
 
   /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */

@@ -1,16 +1,17 @@
 """``mindspore.ops``: primitives (``ops.Add()``...) and functional forms (``ops.add``...)."""
 from mindspore.ops import operations
-from mindspore.ops.function import (abs, add, div, exp, log, matmul, maximum, mean, minimum, mul, neg,  # noqa: A004
-                                    pow, relu, sigmoid, sqrt, square, sub, sum, tanh)
-from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Div, Equal, Exp, ExpandDims, Flatten, FloorDiv,
-                                      FloorMod, Greater, GreaterEqual, Less, LessEqual, Log, MatMul, Maximum,
-                                      Minimum, Mul, Neg, NotEqual, Pow, ReduceMax, ReduceMean, ReduceMin,
-                                      ReduceOp, ReduceSum, ReLU, Reshape, Squeeze, Transpose, Sigmoid, Sqrt, Square,
-                                      Sub, Tanh)
+from mindspore.ops.function import (abs, add, div, exp, log, log_softmax, matmul, maximum, mean, minimum, mul, neg,  # noqa: A004
+                                    pow, relu, sigmoid, softmax, sqrt, square, sub, sum, tanh)
+from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Cast, Div, Equal, Exp, ExpandDims, Flatten, FloorDiv,
+                                      FloorMod, Greater, GreaterEqual, Less, LessEqual, Log, LogSoftmax, MatMul, Maximum,
+                                      Minimum, Mul, Neg, NotEqual, OnesLike, Pow, ReduceMax, ReduceMean, ReduceMin,
+                                      ReduceOp, ReduceSum, ReLU, Reshape, Squeeze, Transpose, Sigmoid, Softmax, Sqrt,
+                                      Square, Sub, Tanh, ZerosLike)
 from mindspore.ops.primitive import Primitive, PrimitiveWithInfer
 
 __all__ = ["operations", "Primitive", "PrimitiveWithInfer", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
            "Minimum", "Pow", "FloorDiv", "FloorMod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
            "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten", "Reshape", "ExpandDims", "Squeeze", "Transpose",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
-           "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean"]
+           "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean",
+           "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax"]

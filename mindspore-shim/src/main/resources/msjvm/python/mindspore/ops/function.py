@@ -76,6 +76,18 @@ def matmul(input, other):  # pylint: disable=redefined-builtin
     return _MATMUL(input, other)
 
 
+def softmax(input, axis=-1, *, dtype=None):  # pylint: disable=redefined-builtin
+    """Softmax along ``axis`` (after casting to ``dtype`` when given)."""
+    if dtype is not None:
+        input = input.astype(dtype)
+    return P.Softmax(axis)(input)
+
+
+def log_softmax(input, axis=-1):  # pylint: disable=redefined-builtin
+    """Log-softmax along ``axis``."""
+    return P.LogSoftmax(axis)(input)
+
+
 def _dim_list(dim):
     return [] if dim is None else [dim] if isinstance(dim, int) else list(dim)
 

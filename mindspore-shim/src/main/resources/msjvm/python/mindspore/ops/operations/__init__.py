@@ -305,6 +305,66 @@ class MatMul(Primitive):
         return x._matmul(y, self.attrs["transpose_a"], self.attrs["transpose_b"])  # pylint: disable=protected-access
 
 
+class Cast(_Simple):
+    """``x`` converted to a MindSpore dtype (as ``Tensor.astype``)."""
+
+    def __call__(self, x, dtype):
+        from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+        if not isinstance(dtype, mstype.Type):
+            raise TypeError(f"For 'Cast', the input 'dtype' should be mindspore dtype, but got {dtype}.")
+        if not _is_tensor(x):
+            raise TypeError(f'Failed calling Cast with "Cast()(input_x={_ms_type_name(x)}, dtype={dtype})".')
+        return x.astype(dtype)
+
+
+class Softmax(Primitive):
+    """Softmax along ``axis`` (an int or a one-element tuple); float inputs only."""
+
+    _LOG = False
+
+    def __init__(self, axis=-1):
+        name = type(self).__name__
+        super().__init__(name)
+        if isinstance(axis, bool) or not (isinstance(axis, int) or (
+                isinstance(axis, tuple) and all(isinstance(a, int) and not isinstance(a, bool) for a in axis))):
+            raise TypeError(f"For '{name}', the type of 'axis' should be one of '[int, tuple of int]', "
+                            f"but got {type(axis)}.")
+        self.axis = axis
+        self.add_prim_attr("axis", axis if isinstance(axis, tuple) else (axis,))
+
+    def __call__(self, x):
+        if not _is_tensor(x):
+            raise TypeError(f'Failed calling {self.name} with "{self.name}(axis=int)(input={_ms_type_name(x)})".')
+        axis = self.axis[0] if isinstance(self.axis, tuple) else self.axis
+        from mindspore._host import host  # pylint: disable=import-outside-toplevel
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        return Tensor._wrap(host().softmax(self.name, x._java, axis, self._LOG).java)  # pylint: disable=protected-access
+
+
+class LogSoftmax(Softmax):
+    """Log of the softmax along ``axis`` (computed as ``x - max - log(sum(exp(x - max)))``)."""
+
+    _LOG = True
+
+
+class ZerosLike(_Simple):
+    """Zeros with the input's dtype and shape."""
+
+    def __call__(self, x):
+        if not _is_tensor(x):
+            raise TypeError(f'Failed calling ZerosLike with "ZerosLike()(input={_ms_type_name(x)})".')
+        return _host_tensor("zerosLike", x)
+
+
+class OnesLike(_Simple):
+    """Ones with the input's dtype and shape."""
+
+    def __call__(self, x):
+        if not _is_tensor(x):
+            raise TypeError(f'Failed calling OnesLike with "OnesLike()(input={_ms_type_name(x)})".')
+        return _host_tensor("onesLike", x)
+
+
 class AllReduce(Primitive):
     """Reduces a tensor over the ranks of a communication group."""
 
