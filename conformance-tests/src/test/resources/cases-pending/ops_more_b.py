@@ -1,7 +1,7 @@
 # Concat, Split, OneHot, Gather, Select, Tile: dtypes, shapes, values, errors.
 import mindspore as ms
 from mindspore import Tensor, ops
-from _case_util import attempt
+from _case_util import attempt, rounded
 
 try:
     # MindSpore 2.10 fails the first Softmax in a process (a SystemError); warm it up silently.
@@ -21,13 +21,6 @@ i = Tensor([[1, 2], [3, 4]], ms.int32)
 j = Tensor([[5, 6], [7, 8]], ms.int32)
 idx = Tensor([0, 2, 1], ms.int32)
 cond = Tensor([[True, False, True], [False, True, False]])
-
-
-def rounded(values):
-    """Floats to 5 significant digits."""
-    if isinstance(values, list):
-        return [rounded(v) for v in values]
-    return float(f"{values:.5g}") if isinstance(values, float) else values
 
 
 def show(r):

@@ -2,7 +2,7 @@
 # axes, errors.
 import mindspore as ms
 from mindspore import Tensor, ops
-from _case_util import attempt
+from _case_util import attempt, rounded
 
 try:
     # MindSpore 2.10 fails the first Softmax in a process (a SystemError); warm it up silently.
@@ -22,13 +22,6 @@ h = Tensor([1.0, 2.0, 3.0], ms.float16)
 d = Tensor([[0.5, 1.5], [2.5, -1.0]], ms.float64)
 i = Tensor([[1, 2, 3], [4, 5, 6]], ms.int32)
 b = Tensor([True, False])
-
-
-def rounded(values):
-    """Floats to 5 significant digits."""
-    if isinstance(values, list):
-        return [rounded(v) for v in values]
-    return float(f"{values:.5g}") if isinstance(values, float) else values
 
 
 # LogSoftmax values and float16 Softmax differ from MindSpore in the last digits (its kernels

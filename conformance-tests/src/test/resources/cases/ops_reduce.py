@@ -2,7 +2,7 @@
 # keep_dims, result dtypes, values, errors.
 import mindspore as ms
 from mindspore import Tensor, ops
-from _case_util import attempt
+from _case_util import attempt, rounded
 
 try:
     # MindSpore 2.10 fails the first reduction with a tuple axis in a process (a SystemError about
@@ -59,11 +59,7 @@ cases += [
 ]
 
 
-def rounded(values):
-    """Floats to 5 significant digits (summation order may differ in the last float32 bits)."""
-    if isinstance(values, list):
-        return [rounded(v) for v in values]
-    return float(f"{values:.5g}") if isinstance(values, float) else values
+# Floats are compared to 5 significant digits (summation order may differ in the last float32 bits).
 
 
 for label, fn in cases:
