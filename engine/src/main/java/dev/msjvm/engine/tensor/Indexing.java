@@ -1,0 +1,378 @@
+package dev.msjvm.engine.tensor;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MindSpore's index-driven primitives: {@code Gather} (and its gradient, an {@code
+ * UnsortedSegmentSum} into zeros), {@code OneHot}, {@code Select}, and {@code StridedSlice} (and
+ * its gradient, a scatter into zeros). They work for every dtype and copy values exactly.
+ *
+ * <p>StridedSlice follows NumPy/TensorFlow slicing: negative {@code begin}/{@code end} count from
+ * the end, out-of-range bounds clamp, negative strides walk backwards, {@code begin_mask}/{@code
+ * end_mask} bits take the full extent, {@code shrink_axis_mask} bits take one element and drop the
+ * dimension, {@code ellipsis_mask} (one bit) expands to the unnamed dimensions and {@code
+ * new_axis_mask} bits insert a dimension of size 1. Example: {@code stridedSlice([0..5], [-1], [0],
+ * [-2], 0, 0, 0, 0, 0)} is {@code [5, 3, 1]}.
+ */
+public final class Indexing {
+  private Indexing() {}
+
+  /**
+   * {@code Gather(params, indices, axis)}: shape {@code params.shape[:axis] + indices.shape +
+   * params.shape[axis+1:]}. An index outside {@code [0, params.shape[axis])} is an error, as on
+   * MindSpore's CPU backend.
+   */
+  public static Tensor gather(Tensor params, Tensor indices, int axis) {
+    int[] g = gatherGeometry("Gather", params.shape(), indices, axis);
+    int outer = g[0];
+    int dim = g[1];
+    int inner = g[2];
+    int count = indices.size();
+    Tensor out = Tensor.zeros(params.dtype(), gatherShape(params.shape(), indices.shape(), g[3]));
+    for (int j = 0; j < count; j++) {
+      long idx = indices.getLong(j);
+      if (idx < 0 || idx >= dim) {
+        throw MsException.valueError(
+            "For 'Gather', the 'input_indices' must be in the range [0, "
+                + dim
+                + "), but got "
+                + idx
+                + ".");
+      }
+      for (int o = 0; o < outer; o++) {
+        for (int k = 0; k < inner; k++) {
+          KernelSupport.copy(
+              params, (o * dim + (int) idx) * inner + k, out, (o * count + j) * inner + k);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The gradient of {@link #gather}: {@code dy} scatter-added into zeros of {@code paramsShape}
+   * (UnsortedSegmentSum semantics: repeated indices accumulate, out-of-range ones are dropped).
+   */
+  public static Tensor gatherGrad(Tensor dy, Tensor indices, int axis, Shape paramsShape) {
+    int[] g = gatherGeometry("GatherGrad", paramsShape, indices, axis);
+    int outer = g[0];
+    int dim = g[1];
+    int inner = g[2];
+    int count = indices.size();
+    KernelSupport.requireShape(
+        "GatherGrad", "dout", dy, gatherShape(paramsShape, indices.shape(), g[3]));
+    Tensor dx = Tensor.zeros(dy.dtype(), paramsShape);
+    for (int j = 0; j < count; j++) {
+      long idx = indices.getLong(j);
+      if (idx < 0 || idx >= dim) {
+        continue;
+      }
+      for (int o = 0; o < outer; o++) {
+        for (int k = 0; k < inner; k++) {
+          KernelSupport.add(dy, (o * count + j) * inner + k, dx, (o * dim + (int) idx) * inner + k);
+        }
+      }
+    }
+    return dx;
+  }
+
+  /**
+   * {@code OneHot(indices, depth, on_value, off_value, axis)}: a new dimension of size {@code
+   * depth} at {@code axis} ({@code -1} is last) holding {@code on} where it equals the index and
+   * {@code off} elsewhere; out-of-range indices give all {@code off}. The result has {@code on}'s
+   * dtype.
+   */
+  public static Tensor oneHot(Tensor indices, int depth, Tensor on, Tensor off, int axis) {
+    if (indices.dtype().isFloat() || indices.dtype() == DType.BOOL) {
+      throw MsException.typeError(
+          "For 'OneHot', the type of 'indices' must be Int32 or Int64, but got "
+              + indices.dtype().mindsporeName()
+              + ".");
+    }
+    if (depth < 0) {
+      throw MsException.valueError(
+          "For 'OneHot', 'depth' must be greater than or equal to 0, but got " + depth + ".");
+    }
+    if (on.dtype() != off.dtype() || on.size() != 1 || off.size() != 1) {
+      throw MsException.typeError(
+          "For 'OneHot', 'on_value' and 'off_value' must be scalars of the same type.");
+    }
+    int rank = indices.shape().rank();
+    if (axis < -1 || axis > rank) {
+      throw MsException.valueError(
+          "For 'OneHot', the 'axis' must be in range [-1, " + rank + "], but got " + axis + ".");
+    }
+    int a = axis == -1 ? rank : axis;
+    int[] dims = indices.shape().toArray();
+    int outer = KernelSupport.product(dims, 0, a);
+    int inner = KernelSupport.product(dims, a, rank);
+    List<Integer> outDims = new ArrayList<>(indices.shape().dims());
+    outDims.add(a, depth);
+    Tensor out = Tensor.zeros(on.dtype(), new Shape(outDims));
+    for (int o = 0; o < outer; o++) {
+      for (int d = 0; d < depth; d++) {
+        for (int k = 0; k < inner; k++) {
+          long idx = indices.getLong(o * inner + k);
+          KernelSupport.copy(idx == d ? on : off, 0, out, (o * depth + d) * inner + k);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {@code Select(cond, x, y)}: {@code x} where {@code cond} is true, else {@code y} (broadcast).
+   */
+  public static Tensor select(Tensor cond, Tensor x, Tensor y) {
+    if (cond.dtype() != DType.BOOL) {
+      throw MsException.typeError(
+          "For 'Select', the type of 'cond' must be Bool, but got "
+              + cond.dtype().mindsporeName()
+              + ".");
+    }
+    if (x.dtype() != y.dtype()) {
+      throw MsException.typeError(
+          "For 'Select', the type of 'x' and 'y' must be the same, but got "
+              + x.dtype().mindsporeName()
+              + " and "
+              + y.dtype().mindsporeName()
+              + ".");
+    }
+    Shape out =
+        Shape.broadcast("Select", cond.shape(), Shape.broadcast("Select", x.shape(), y.shape()));
+    int[] ci = Broadcast.indices(cond.shape(), out);
+    int[] xi = Broadcast.indices(x.shape(), out);
+    int[] yi = Broadcast.indices(y.shape(), out);
+    Tensor r = Tensor.zeros(x.dtype(), out);
+    for (int i = 0; i < ci.length; i++) {
+      if (cond.getLong(ci[i]) != 0) {
+        KernelSupport.copy(x, xi[i], r, i);
+      } else {
+        KernelSupport.copy(y, yi[i], r, i);
+      }
+    }
+    return r;
+  }
+
+  /** {@code StridedSlice(x, begin, end, strides)} with its five masks (bit i for entry i). */
+  public static Tensor stridedSlice(
+      Tensor x,
+      int[] begin,
+      int[] end,
+      int[] strides,
+      int beginMask,
+      int endMask,
+      int ellipsisMask,
+      int newAxisMask,
+      int shrinkAxisMask) {
+    Slice s =
+        slice(
+            x.shape(),
+            begin,
+            end,
+            strides,
+            beginMask,
+            endMask,
+            ellipsisMask,
+            newAxisMask,
+            shrinkAxisMask);
+    int[] src = s.sourceIndices();
+    Tensor out = Tensor.zeros(x.dtype(), s.outShape);
+    for (int i = 0; i < src.length; i++) {
+      KernelSupport.copy(x, src[i], out, i);
+    }
+    return out;
+  }
+
+  /** The gradient of {@link #stridedSlice}: {@code dy} written into zeros of {@code xShape}. */
+  public static Tensor stridedSliceGrad(
+      Tensor dy,
+      Shape xShape,
+      int[] begin,
+      int[] end,
+      int[] strides,
+      int beginMask,
+      int endMask,
+      int ellipsisMask,
+      int newAxisMask,
+      int shrinkAxisMask) {
+    Slice s =
+        slice(
+            xShape,
+            begin,
+            end,
+            strides,
+            beginMask,
+            endMask,
+            ellipsisMask,
+            newAxisMask,
+            shrinkAxisMask);
+    KernelSupport.requireShape("StridedSliceGrad", "dy", dy, s.outShape);
+    int[] src = s.sourceIndices();
+    Tensor dx = Tensor.zeros(dy.dtype(), xShape);
+    for (int i = 0; i < src.length; i++) {
+      KernelSupport.copy(dy, i, dx, src[i]);
+    }
+    return dx;
+  }
+
+  /** A resolved slice: per input dimension a start, step and count, and the output shape. */
+  private record Slice(int[] dims, int[] start, int[] step, int[] count, Shape outShape) {
+    /** The input element behind each output element, row-major. */
+    int[] sourceIndices() {
+      int rank = dims.length;
+      int n = KernelSupport.product(count, 0, rank);
+      int[] instride = new int[rank];
+      for (int d = rank - 1, s = 1; d >= 0; d--) {
+        instride[d] = s;
+        s *= dims[d];
+      }
+      int[] src = new int[n];
+      int[] counter = new int[rank];
+      for (int i = 0; i < n; i++) {
+        int p = 0;
+        for (int d = 0; d < rank; d++) {
+          p += (start[d] + counter[d] * step[d]) * instride[d];
+        }
+        src[i] = p;
+        for (int d = rank - 1; d >= 0; d--) {
+          if (++counter[d] < count[d]) {
+            break;
+          }
+          counter[d] = 0;
+        }
+      }
+      return src;
+    }
+  }
+
+  private static Slice slice(
+      Shape x,
+      int[] begin,
+      int[] end,
+      int[] strides,
+      int beginMask,
+      int endMask,
+      int ellipsisMask,
+      int newAxisMask,
+      int shrinkAxisMask) {
+    int sparse = begin.length;
+    if (end.length != sparse || strides.length != sparse) {
+      throw MsException.valueError(
+          "For 'StridedSlice', 'begin', 'end' and 'strides' must have the same length, but got "
+              + sparse
+              + ", "
+              + end.length
+              + " and "
+              + strides.length
+              + ".");
+    }
+    if (Integer.bitCount(ellipsisMask & ((1 << sparse) - 1)) > 1) {
+      throw MsException.valueError(
+          "For 'StridedSlice', only one bit of 'ellipsis_mask' may be set.");
+    }
+    int rank = x.rank();
+    int[] dims = x.toArray();
+    int[] start = new int[rank];
+    int[] step = new int[rank];
+    int[] count = new int[rank];
+    List<Integer> out = new ArrayList<>();
+    int full = 0; // next input dimension
+    // Entries past the sparse spec behave as a trailing ellipsis: whole dimensions.
+    for (int i = 0; i <= sparse; i++) {
+      boolean ellipsis = i == sparse || (ellipsisMask >> i & 1) != 0;
+      if (ellipsis) {
+        int named = 0;
+        for (int j = i + 1; j < sparse; j++) {
+          named += (newAxisMask >> j & 1) != 0 ? 0 : 1;
+        }
+        int stop = i == sparse ? rank : rank - named;
+        for (; full < stop; full++) {
+          start[full] = 0;
+          step[full] = 1;
+          count[full] = dims[full];
+          out.add(dims[full]);
+        }
+        continue;
+      }
+      if ((newAxisMask >> i & 1) != 0) {
+        out.add(1);
+        continue;
+      }
+      if (full >= rank) {
+        throw MsException.valueError(
+            "For 'StridedSlice', the length of 'begin' is larger than the rank of 'x' " + x + ".");
+      }
+      int dim = dims[full];
+      int st = strides[i];
+      if (st == 0) {
+        throw MsException.valueError("For 'StridedSlice', the 'strides' cannot contain 0.");
+      }
+      if ((shrinkAxisMask >> i & 1) != 0) {
+        int b = begin[i] < 0 ? begin[i] + dim : begin[i];
+        if (b < 0 || b >= dim) {
+          throw MsException.valueError(
+              "For 'StridedSlice', the index "
+                  + begin[i]
+                  + " of a shrunk axis is out of range for dimension "
+                  + dim
+                  + ".");
+        }
+        start[full] = b;
+        step[full] = 1;
+        count[full] = 1;
+        full++;
+        continue;
+      }
+      boolean bm = (beginMask >> i & 1) != 0;
+      boolean em = (endMask >> i & 1) != 0;
+      int lo = st > 0 ? 0 : -1;
+      int hi = st > 0 ? dim : dim - 1;
+      int b = bm ? (st > 0 ? 0 : dim - 1) : clamp(begin[i] < 0 ? begin[i] + dim : begin[i], lo, hi);
+      int e = em ? (st > 0 ? dim : -1) : clamp(end[i] < 0 ? end[i] + dim : end[i], lo, hi);
+      int n = st > 0 ? Math.ceilDiv(e - b, st) : Math.ceilDiv(b - e, -st);
+      start[full] = b;
+      step[full] = st;
+      count[full] = Math.max(0, n);
+      out.add(count[full]);
+      full++;
+    }
+    return new Slice(dims, start, step, count, new Shape(out));
+  }
+
+  private static int clamp(int v, int lo, int hi) {
+    return Math.max(lo, Math.min(hi, v));
+  }
+
+  /** {@code [outer, dim, inner, axis]} for gathering along {@code axis} of {@code params}. */
+  private static int[] gatherGeometry(String op, Shape params, Tensor indices, int axis) {
+    if (indices.dtype().isFloat() || indices.dtype() == DType.BOOL) {
+      throw MsException.typeError(
+          "For '"
+              + op
+              + "', the type of 'input_indices' must be Int32 or Int64, but got "
+              + indices.dtype().mindsporeName()
+              + ".");
+    }
+    int rank = params.rank();
+    int a = KernelSupport.axis(op, "axis", axis, Math.max(rank, 1));
+    int[] dims = params.toArray();
+    if (rank == 0) {
+      throw MsException.valueError("For '" + op + "', 'input_params' must have rank >= 1.");
+    }
+    return new int[] {
+      KernelSupport.product(dims, 0, a), dims[a], KernelSupport.product(dims, a + 1, rank), a
+    };
+  }
+
+  private static Shape gatherShape(Shape params, Shape indices, int axis) {
+    List<Integer> dims = new ArrayList<>(params.dims().subList(0, axis));
+    dims.addAll(indices.dims());
+    dims.addAll(params.dims().subList(axis + 1, params.rank()));
+    return new Shape(dims);
+  }
+}

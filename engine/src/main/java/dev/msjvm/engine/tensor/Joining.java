@@ -1,0 +1,191 @@
+package dev.msjvm.engine.tensor;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.Shape;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MindSpore's data-movement primitives that join, cut or repeat whole blocks: {@code Concat},
+ * {@code Split}, {@code Tile} and Tile's gradient (the sum over tiles). They work for every dtype
+ * and copy values exactly (int64 included). Example: {@code tile([1, 2], (2,))} is {@code [1, 2, 1,
+ * 2]}.
+ */
+public final class Joining {
+  private Joining() {}
+
+  /**
+   * {@code Concat(axis)}: the inputs joined along {@code axis}; all other dimensions must match.
+   */
+  public static Tensor concat(List<Tensor> inputs, int axis) {
+    if (inputs.isEmpty()) {
+      throw MsException.valueError("For 'Concat', the input must not be empty.");
+    }
+    Tensor first = inputs.get(0);
+    int rank = first.shape().rank();
+    if (rank == 0) {
+      throw MsException.valueError("For 'Concat', the input tensors must have rank >= 1.");
+    }
+    int a = KernelSupport.axis("Concat", "axis", axis, rank);
+    int total = 0;
+    for (int t = 0; t < inputs.size(); t++) {
+      Tensor x = inputs.get(t);
+      if (x.dtype() != first.dtype()) {
+        throw MsException.typeError(
+            "For 'Concat', all tensors must have the same type, but got "
+                + first.dtype().mindsporeName()
+                + " and "
+                + x.dtype().mindsporeName()
+                + ".");
+      }
+      if (x.shape().rank() != rank) {
+        throw MsException.valueError(
+            "For 'Concat', element"
+                + t
+                + " shape in input can not concat with element0 shape in input.");
+      }
+      for (int d = 0; d < rank; d++) {
+        if (d != a && x.shape().dim(d) != first.shape().dim(d)) {
+          throw MsException.valueError(
+              "For 'Concat', element"
+                  + t
+                  + " shape in input can not concat with element0 shape in input.");
+        }
+      }
+      total += x.shape().dim(a);
+    }
+    int[] dims = first.shape().toArray();
+    int outer = KernelSupport.product(dims, 0, a);
+    int inner = KernelSupport.product(dims, a + 1, rank);
+    dims[a] = total;
+    Tensor out = Tensor.zeros(first.dtype(), Shape.of(dims));
+    int offset = 0;
+    for (Tensor x : inputs) {
+      int block = x.shape().dim(a) * inner;
+      for (int o = 0; o < outer; o++) {
+        for (int k = 0; k < block; k++) {
+          KernelSupport.copy(x, o * block + k, out, o * total * inner + offset + k);
+        }
+      }
+      offset += block;
+    }
+    return out;
+  }
+
+  /**
+   * {@code Split(axis, output_num)}: {@code outputNum} equal parts of {@code x} along {@code axis}.
+   */
+  public static List<Tensor> split(Tensor x, int axis, int outputNum) {
+    int rank = x.shape().rank();
+    int a = KernelSupport.axis("Split", "axis", axis, rank);
+    int[] dims = x.shape().toArray();
+    if (outputNum <= 0 || dims[a] % outputNum != 0) {
+      throw MsException.valueError(
+          "For 'Split', the shape of 'input_x' in 'axis' must be divisible by 'output_num', but"
+              + " got the shape of 'input_x' in 'axis': "
+              + dims[a]
+              + ", 'output_num': "
+              + outputNum
+              + ".");
+    }
+    int part = dims[a] / outputNum;
+    int outer = KernelSupport.product(dims, 0, a);
+    int inner = KernelSupport.product(dims, a + 1, rank);
+    int[] partDims = dims.clone();
+    partDims[a] = part;
+    List<Tensor> outs = new ArrayList<>(outputNum);
+    for (int p = 0; p < outputNum; p++) {
+      Tensor out = Tensor.zeros(x.dtype(), Shape.of(partDims));
+      int block = part * inner;
+      for (int o = 0; o < outer; o++) {
+        for (int k = 0; k < block; k++) {
+          KernelSupport.copy(x, o * dims[a] * inner + p * block + k, out, o * block + k);
+        }
+      }
+      outs.add(out);
+    }
+    return outs;
+  }
+
+  /**
+   * {@code Tile(multiples)}: {@code x} repeated {@code multiples[d]} times along each dimension;
+   * when {@code multiples} is longer than the rank, {@code x}'s shape is padded with leading 1s.
+   */
+  public static Tensor tile(Tensor x, int[] multiples) {
+    int[] in = paddedDims("Tile", x.shape(), multiples);
+    int rank = in.length;
+    int[] out = new int[rank];
+    for (int d = 0; d < rank; d++) {
+      out[d] = in[d] * multiples[d];
+    }
+    Tensor result = Tensor.zeros(x.dtype(), Shape.of(out));
+    int[] src = sourceIndices(in, out);
+    for (int i = 0; i < src.length; i++) {
+      KernelSupport.copy(x, src[i], result, i);
+    }
+    return result;
+  }
+
+  /** The gradient of {@link #tile}: {@code dy} summed over the tiles, in {@code xShape}. */
+  public static Tensor tileGrad(Tensor dy, Shape xShape, int[] multiples) {
+    int[] in = paddedDims("TileGrad", xShape, multiples);
+    int[] out = new int[in.length];
+    for (int d = 0; d < in.length; d++) {
+      out[d] = in[d] * multiples[d];
+    }
+    KernelSupport.requireShape("TileGrad", "dout", dy, Shape.of(out));
+    Tensor dx = Tensor.zeros(dy.dtype(), xShape);
+    int[] src = sourceIndices(in, out);
+    for (int i = 0; i < src.length; i++) {
+      KernelSupport.add(dy, i, dx, src[i]);
+    }
+    return dx;
+  }
+
+  private static int[] paddedDims(String op, Shape x, int[] multiples) {
+    int rank = x.rank();
+    if (multiples.length < rank) {
+      throw MsException.valueError(
+          "For '"
+              + op
+              + "', the length of 'multiples' can not be smaller than the dimension of 'input_x',"
+              + " but got length of 'multiples': "
+              + multiples.length
+              + " and dimension of 'input_x': "
+              + rank
+              + ".");
+    }
+    int[] in = new int[multiples.length];
+    for (int d = 0; d < multiples.length; d++) {
+      if (multiples[d] < 0) {
+        throw MsException.valueError(
+            "For '" + op + "', 'multiples' must be non-negative, but got " + multiples[d] + ".");
+      }
+      int xd = d - (multiples.length - rank);
+      in[d] = xd >= 0 ? x.dim(xd) : 1;
+    }
+    return in;
+  }
+
+  /** For each output element (row-major), the input element a tiling copies there. */
+  private static int[] sourceIndices(int[] in, int[] out) {
+    int rank = in.length;
+    int n = KernelSupport.product(out, 0, rank);
+    int[] src = new int[n];
+    int[] counter = new int[rank];
+    for (int i = 0; i < n; i++) {
+      int s = 0;
+      for (int d = 0; d < rank; d++) {
+        s = s * in[d] + counter[d] % in[d];
+      }
+      src[i] = s;
+      for (int d = rank - 1; d >= 0; d--) {
+        if (++counter[d] < out[d]) {
+          break;
+        }
+        counter[d] = 0;
+      }
+    }
+    return src;
+  }
+}
