@@ -286,8 +286,9 @@ public final class Normalization {
     return new Shape(dims);
   }
 
+  /** {@code v} in the type and shape of {@code like} (which has {@code v.length} elements). */
   private static Tensor vector(Tensor like, double[] v) {
-    Tensor t = Tensor.zeros(like.dtype(), Shape.of(v.length));
+    Tensor t = Tensor.zeros(like.dtype(), like.shape());
     for (int i = 0; i < v.length; i++) {
       t.setDouble(i, v[i]);
     }
