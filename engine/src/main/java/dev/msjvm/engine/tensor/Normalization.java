@@ -13,14 +13,15 @@ import java.util.List;
  * or {@code [N, C, H, W]} input. In training it normalises with the batch mean and the biased batch
  * variance and updates the moving statistics with the primitive's momentum convention, {@code
  * moving = (1 - momentum) * moving + momentum * batch} (so {@code nn.BatchNorm2d}'s {@code
- * momentum=0.9} is the primitive's 0.1), using the unbiased variance ({@code m/(m-1)}) for the
- * moving variance as MindSpore's kernels do. LayerNorm normalises over dimensions {@code
- * [beginNormAxis, rank)} and scales by {@code gamma}/{@code beta} of shape {@code
- * x.shape[beginParamsAxis:]}; it returns the mean and {@code rstd = 1/sqrt(var + eps)} with the
- * normalised dimensions kept as 1 (MindSpore 2.x's outputs). Statistics are computed in double;
- * outputs take the input's type (statistics the scale's/gamma's type). Example: {@code
- * layerNorm([[1, 3]], gamma=[1, 1], beta=[0, 0], 1, 1, 0)} gives {@code y = [[-1, 1]]}, mean {@code
- * [[2]]}, rstd {@code [[1]]}.
+ * momentum=0.9} is the primitive's 0.1). MindSpore's CPU kernel (oneDNN, {@code
+ * batch_norm_cpu_kernel.cc}) feeds the biased batch variance into the moving variance, while
+ * cuDNN-backed GPU kernels use the unbiased one ({@code m/(m-1)}); the default follows CPU and an
+ * overload takes the choice. LayerNorm normalises over dimensions {@code [beginNormAxis, rank)} and
+ * scales by {@code gamma}/{@code beta} of shape {@code x.shape[beginParamsAxis:]}; it returns the
+ * mean and {@code rstd = 1/sqrt(var + eps)} with the normalised dimensions kept as 1 (MindSpore
+ * 2.x's outputs). Statistics are computed in double; outputs take the input's type (statistics the
+ * scale's/gamma's type). Example: {@code layerNorm([[1, 3]], gamma=[1, 1], beta=[0, 0], 1, 1, 0)}
+ * gives {@code y = [[-1, 1]]}, mean {@code [[2]]}, rstd {@code [[1]]}.
  */
 public final class Normalization {
   private Normalization() {}
@@ -49,6 +50,25 @@ public final class Normalization {
       boolean training,
       double epsilon,
       double momentum) {
+    return batchNorm(
+        x, scale, bias, movingMean, movingVariance, training, epsilon, momentum, false);
+  }
+
+  /**
+   * As {@link #batchNorm(Tensor, Tensor, Tensor, Tensor, Tensor, boolean, double, double)}; with
+   * {@code unbiasedMovingVariance} the moving variance is updated with {@code var * m/(m-1)} (the
+   * GPU behaviour) instead of the biased batch variance (the CPU behaviour).
+   */
+  public static BatchNormResult batchNorm(
+      Tensor x,
+      Tensor scale,
+      Tensor bias,
+      Tensor movingMean,
+      Tensor movingVariance,
+      boolean training,
+      double epsilon,
+      double momentum,
+      boolean unbiasedMovingVariance) {
     int[] d = channels("BatchNorm", x, scale, bias, movingMean, movingVariance);
     int c = d[1];
     int inner = d[2];
@@ -91,9 +111,9 @@ public final class Normalization {
     }
     double[] newMean = new double[c];
     double[] newVar = new double[c];
-    // Unbiased for the running estimate; a single element per channel has no unbiased variance,
-    // so the biased one (0) is used rather than dividing by zero.
-    double unbias = m > 1 ? (double) m / (m - 1) : 1;
+    // A single element per channel has no unbiased variance: keep the biased one (0) rather than
+    // dividing by zero.
+    double unbias = unbiasedMovingVariance && m > 1 ? (double) m / (m - 1) : 1;
     for (int ch = 0; ch < c; ch++) {
       newMean[ch] = (1 - momentum) * movingMean.getDouble(ch) + momentum * mean[ch];
       newVar[ch] = (1 - momentum) * movingVariance.getDouble(ch) + momentum * var[ch] * unbias;

@@ -10,13 +10,14 @@ import java.util.Locale;
  *
  * <p>{@code kernel} and {@code strides} are {@code (h, w)}; {@code padMode} is {@code "VALID"}
  * (output {@code floor((H - k)/s) + 1}) or {@code "SAME"} (output {@code ceil(H/s)}, total padding
- * {@code max(0, (out-1)*s + k - H)} split with the smaller half on top/left as MindSpore does).
- * Padding never wins a max and, for AvgPool, is not counted: the mean is over the valid elements of
- * each window only. That is our reading of MindSpore CPU's oneDNN {@code
- * pooling_avg_exclude_padding}; it is an assumption, not a recorded golden. MaxPoolGrad routes each
- * gradient to the first maximum of its window (row-major scan). Values are computed in double and
- * rounded to the input's float type. Example: {@code maxPool([[1, 2], [3, 4]] as [1,1,2,2], (2,2),
- * (1,1), "VALID")} is {@code [[[[4]]]]}.
+ * {@code max(0, (out-1)*s + k - H)} split with the smaller half on top/left, as {@code GetPadding}
+ * in MindSpore's {@code mkl_cpu_kernel.cc} does). Padding never wins a max and, for AvgPool, is not
+ * counted: the mean is over the valid elements of each window only, which is what the CPU kernel's
+ * oneDNN {@code pooling_avg} (exclude-padding) algorithm computes when {@code count_include_pad} is
+ * unset (read from {@code pooling_cpu_kernel.cc}; not yet checked against a recorded golden).
+ * MaxPoolGrad routes each gradient to the first maximum of its window (row-major scan). Values are
+ * computed in double and rounded to the input's float type. Example: {@code maxPool([[1, 2], [3,
+ * 4]] as [1,1,2,2], (2,2), (1,1), "VALID")} is {@code [[[[4]]]]}.
  */
 public final class Pooling {
   private Pooling() {}
