@@ -2,16 +2,21 @@ package dev.msjvm.shim;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.exec.Autodiff;
+import dev.msjvm.engine.exec.Graph;
+import dev.msjvm.engine.exec.Runtime;
+import dev.msjvm.engine.exec.Tape;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
-import dev.msjvm.engine.tensor.Activations;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.tensor.Elementwise;
-import dev.msjvm.engine.tensor.MatMul;
 import dev.msjvm.engine.tensor.Reductions;
-import dev.msjvm.engine.tensor.ShapeOps;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.TensorFormat;
+import dev.msjvm.engine.tensor.Variable;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -29,12 +34,12 @@ import org.graalvm.polyglot.Value;
 public final class Host {
   private final Session session;
   private final DeviceProbe devices;
-  private final Supplier<Blas> blas;
+  private final Runtime runtime;
 
   public Host(Session session, DeviceProbe devices, Supplier<Blas> blas) {
     this.session = Objects.requireNonNull(session);
     this.devices = Objects.requireNonNull(devices);
-    this.blas = Objects.requireNonNull(blas);
+    this.runtime = new Runtime(Objects.requireNonNull(blas));
   }
 
   public Session session() {
@@ -74,55 +79,62 @@ public final class Host {
     return Tensor.fromBytes(DType.valueOf(dtype), new Shape(shape), raw);
   }
 
-  /** {@code t} converted to {@code dtype} (a {@link DType} name). */
-  public Tensor tensorAstype(Tensor t, String dtype) {
-    return t.astype(DType.valueOf(dtype));
+  /** {@code t} converted to {@code dtype} (a {@link DType} name), as MindSpore's {@code Cast}. */
+  public Tensor tensorAstype(Object t, String dtype) {
+    DType.valueOf(dtype);
+    return run1("Cast", Attrs.of("dtype", dtype), t);
   }
 
   /** The {@link DType} name of {@code t}. */
-  public String tensorDtype(Tensor t) {
-    return t.dtype().name();
+  public String tensorDtype(Object t) {
+    return value(t).dtype().name();
   }
 
   /** MindSpore's 2-D {@code MatMul} of {@code x} and {@code y}, with optional transposes. */
-  public Tensor matmul(Tensor x, Tensor y, boolean transposeA, boolean transposeB) {
-    return MatMul.matmul(x, y, transposeA, transposeB, blas.get());
+  public Tensor matmul(Object x, Object y, boolean transposeA, boolean transposeB) {
+    return run1("MatMul", Attrs.of("transpose_a", transposeA, "transpose_b", transposeB), x, y);
   }
 
   /** {@code str(tensor)}: numpy's {@code str} of its values, as MindSpore prints it. */
-  public String tensorStr(Tensor t) {
-    return TensorFormat.str(t);
+  public String tensorStr(Object t) {
+    return TensorFormat.str(read(t, "print"));
   }
 
   /** {@code repr(tensor)}: MindSpore's {@code Tensor(shape=..., dtype=..., value=...)}. */
-  public String tensorRepr(Tensor t) {
-    return TensorFormat.repr(t);
+  public String tensorRepr(Object t) {
+    return TensorFormat.repr(read(t, "print"));
+  }
+
+  /** The values of {@code t} as nested lists ({@code tolist}, {@code item}, {@code asnumpy}). */
+  public Object tensorToList(Object t) {
+    return read(t, "tolist").toList();
   }
 
   /** The dimensions of {@code t}. */
-  public List<Integer> tensorShape(Tensor t) {
-    return t.shape().dims();
+  public List<Integer> tensorShape(Object t) {
+    return value(t).shape().dims();
   }
 
   /**
    * {@code x op y} for a MindSpore elementwise primitive name ({@code "Add"}, {@code "Less"}...).
    */
-  public Tensor binary(String op, Tensor x, Tensor y) {
-    return Elementwise.binary(op, x, y);
+  public Tensor binary(String op, Object x, Object y) {
+    return run1(op, Attrs.EMPTY, x, y);
   }
 
   /**
    * {@code x op scalar}, or {@code scalar op x} when {@code scalarOnLeft}; a Python bool/int/float.
    */
-  public Tensor binaryScalar(String op, Tensor x, Object scalar, boolean scalarOnLeft) {
-    return Elementwise.binaryScalar(Elementwise.Binary.of(op), x, scalar, scalarOnLeft);
+  public Tensor binaryScalar(String op, Object x, Object scalar, boolean scalarOnLeft) {
+    return run1("ScalarOp", Attrs.of("op", op, "scalar", scalar, "left", scalarOnLeft), x);
   }
 
   /**
    * {@code op(x)} for a MindSpore elementwise primitive name ({@code "Neg"}, {@code "Sqrt"}...).
    */
-  public Tensor unary(String op, Tensor x) {
-    return Elementwise.unary(Elementwise.Unary.of(op), x);
+  public Tensor unary(String op, Object x) {
+    Elementwise.Unary.of(op);
+    return run1(op, Attrs.EMPTY, x);
   }
 
   /**
@@ -131,48 +143,169 @@ public final class Host {
    * primitive}.
    */
   public Tensor reduce(
-      String op, String primitive, Tensor x, List<Integer> axes, boolean keepDims) {
-    return Reductions.reduce(Reductions.Op.of(op), primitive, x, axes, keepDims);
+      String op, String primitive, Object x, List<Integer> axes, boolean keepDims) {
+    Reductions.Op.of(op);
+    return run1(op, Attrs.of("axis", axes, "keep_dims", keepDims, "primitive", primitive), x);
   }
 
   /** MindSpore's {@code Reshape}: {@code x} with shape {@code shape} (one -1 inferred). */
-  public Tensor reshape(Tensor x, List<Integer> shape) {
-    return ShapeOps.reshape(x, shape);
+  public Tensor reshape(Object x, List<Integer> shape) {
+    return run1("Reshape", Attrs.of("shape", shape), x);
   }
 
   /** MindSpore's {@code ExpandDims}. */
-  public Tensor expandDims(Tensor x, int axis) {
-    return ShapeOps.expandDims(x, axis);
+  public Tensor expandDims(Object x, int axis) {
+    return run1("ExpandDims", Attrs.of("axis", axis), x);
   }
 
   /** MindSpore's {@code Squeeze} over {@code axes} (empty: every size-1 dimension). */
-  public Tensor squeeze(Tensor x, List<Integer> axes) {
-    return ShapeOps.squeeze(x, axes);
+  public Tensor squeeze(Object x, List<Integer> axes) {
+    return run1("Squeeze", Attrs.of("axis", axes), x);
   }
 
   /** MindSpore's {@code Transpose} with permutation {@code perm}. */
-  public Tensor transpose(Tensor x, List<Integer> perm) {
-    return ShapeOps.transpose(x, perm);
+  public Tensor transpose(Object x, List<Integer> perm) {
+    return run1("Transpose", Attrs.of("perm", perm), x);
   }
 
   /** MindSpore's {@code Flatten}: {@code [dim0, rest]}. */
-  public Tensor flatten(Tensor x) {
-    return ShapeOps.flatten(x);
+  public Tensor flatten(Object x) {
+    return run1("Flatten", Attrs.EMPTY, x);
   }
 
   /** MindSpore's {@code Softmax} ({@code log} false) or {@code LogSoftmax} along {@code axis}. */
-  public Tensor softmax(String primitive, Tensor x, int axis, boolean log) {
-    return Activations.softmax(primitive, x, axis, log);
+  public Tensor softmax(String primitive, Object x, int axis, boolean log) {
+    return run1(log ? "LogSoftmax" : "Softmax", Attrs.of("axis", axis), x);
   }
 
   /** MindSpore's {@code ZerosLike}. */
-  public Tensor zerosLike(Tensor x) {
-    return Activations.zerosLike(x);
+  public Tensor zerosLike(Object x) {
+    return run1("ZerosLike", Attrs.EMPTY, x);
   }
 
   /** MindSpore's {@code OnesLike}. */
-  public Tensor onesLike(Tensor x) {
-    return Activations.onesLike(x);
+  public Tensor onesLike(Object x) {
+    return run1("OnesLike", Attrs.EMPTY, x);
+  }
+
+  // ---- Generic operators, variables, autodiff and graphs -----------------------------------
+
+  /** Operator {@code name} with attributes given as alternating names and values, bound once. */
+  public BoundOp prepare(String name, List<Object> attrs) {
+    return new BoundOp(runtime, OpTable.get(name), Attrs.ofList(attrs));
+  }
+
+  /** The storage of a new Parameter. */
+  public Variable variable(String name, Object value) {
+    return new Variable(name, value(value));
+  }
+
+  /** The tensor {@code t} holds now ({@code t} itself for a tensor). */
+  public Tensor valueOf(Object t) {
+    return value(t);
+  }
+
+  /** A tensor with {@code t}'s values and its own identity (for differentiated arguments). */
+  public Tensor alias(Object t) {
+    return value(t).alias();
+  }
+
+  /** Starts recording operator calls (grad, GRAPH_MODE tracing); {@code leaves} are the inputs. */
+  public Tape tapePush(List<Object> leaves) {
+    Tape tape = runtime.push();
+    tape.addLeaves(leaves.stream().map(Host::value).toList());
+    return tape;
+  }
+
+  public void tapePop(Tape tape) {
+    runtime.pop(tape);
+  }
+
+  /** Drops every tape (a traced Python function raised). */
+  public void tapeReset() {
+    runtime.reset();
+  }
+
+  public boolean recording() {
+    return runtime.recording();
+  }
+
+  /**
+   * Gradients of {@code outputs} (weighted by {@code sens}: a list with nulls for ones, or null)
+   * with respect to {@code wrt} (tensors given to the function, or variables).
+   */
+  public List<Tensor> gradients(
+      Tape tape, List<Object> outputs, List<Object> sens, List<Object> wrt) {
+    List<Tensor> outs = outputs.stream().map(Host::value).toList();
+    List<Tensor> s = null;
+    if (sens != null) {
+      s = new java.util.ArrayList<>();
+      for (Object o : sens) {
+        s.add(o == null ? null : value(o));
+      }
+    }
+    return Autodiff.gradients(runtime, tape, outs, s, wrt);
+  }
+
+  /** The graph of a finished trace whose inputs were {@code args} and results {@code results}. */
+  public Graph compile(Tape tape, List<Object> args, List<Object> results) {
+    return Graph.compile(
+        tape, args.stream().map(Host::value).toList(), results.stream().map(Host::value).toList());
+  }
+
+  /** Replays {@code graph} on {@code args}. */
+  public List<Tensor> runGraph(Graph graph, List<Object> args) {
+    return graph.run(runtime, args.stream().map(Host::value).toList());
+  }
+
+  /** Sets a Parameter's value outside any graph ({@code set_data}). */
+  public void setVariable(Variable v, Object value) {
+    v.set(value(value));
+  }
+
+  private Tensor run1(String op, Attrs attrs, Object... inputs) {
+    return runtime.apply(op, attrs, inputs)[0];
+  }
+
+  private Tensor read(Object t, String how) {
+    Tensor v = value(t);
+    if (runtime.recording()) {
+      runtime.noteValueRead(v, how);
+    }
+    return v;
+  }
+
+  private static Tensor value(Object t) {
+    return switch (t) {
+      case Tensor x -> x;
+      case Variable v -> v.value();
+      default ->
+          throw MsException.typeError(
+              "Expected a Tensor, but got " + (t == null ? "None" : t.getClass().getSimpleName()));
+    };
+  }
+
+  /** An operator with its attributes, called from Python with tensors or variables. */
+  public static final class BoundOp {
+    private final Runtime runtime;
+    private final OpDef op;
+    private final Attrs attrs;
+
+    BoundOp(Runtime runtime, OpDef op, Attrs attrs) {
+      this.runtime = runtime;
+      this.op = op;
+      this.attrs = attrs;
+    }
+
+    /** The first output. */
+    public Tensor call(Object... inputs) {
+      return runtime.apply(op, attrs, inputs)[0];
+    }
+
+    /** All outputs. */
+    public List<Tensor> callAll(Object... inputs) {
+      return List.of(runtime.apply(op, attrs, inputs));
+    }
   }
 
   /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */

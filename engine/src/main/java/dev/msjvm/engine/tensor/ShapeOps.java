@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,6 +174,32 @@ public final class ShapeOps {
         out.setDouble(i, x.getDouble(i));
       } else {
         out.setLong(i, x.getLong(i));
+      }
+    }
+    return out;
+  }
+
+  /** {@code x} broadcast to {@code shape} (MindSpore's {@code BroadcastTo}; numpy's rules). */
+  public static Tensor broadcastTo(Tensor x, Shape shape) {
+    Shape.broadcast("BroadcastTo", x.shape(), shape);
+    if (x.shape().equals(shape)) {
+      return x;
+    }
+    int[] idx = Broadcast.indices(x.shape(), shape);
+    Tensor out = Tensor.zeros(x.dtype(), shape);
+    if (x.dtype() == DType.FLOAT32) {
+      float[] src = x.floats();
+      float[] dst = out.floats();
+      for (int i = 0; i < idx.length; i++) {
+        dst[i] = src[idx[i]];
+      }
+    } else if (x.dtype().isFloat()) {
+      for (int i = 0; i < idx.length; i++) {
+        out.setDouble(i, x.getDouble(idx[i]));
+      }
+    } else {
+      for (int i = 0; i < idx.length; i++) {
+        out.setLong(i, x.getLong(idx[i]));
       }
     }
     return out;

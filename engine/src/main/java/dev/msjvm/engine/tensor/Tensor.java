@@ -44,6 +44,16 @@ public final class Tensor {
     return new Tensor(dtype, shape, data);
   }
 
+  /** A tensor of {@code dtype} whose element {@code i} is {@code f(i)}, rounded as a cast does. */
+  public static Tensor ofDoubles(
+      DType dtype, Shape shape, java.util.function.IntToDoubleFunction f) {
+    Tensor t = zeros(dtype, shape);
+    for (int i = 0; i < t.size(); i++) {
+      t.setDouble(i, f.applyAsDouble(i));
+    }
+    return t;
+  }
+
   /** Wraps {@code values} (taken over, not copied) as a float32 tensor. */
   public static Tensor ofFloats(Shape shape, float[] values) {
     if (values.length != checkedSize(shape)) {
@@ -105,6 +115,19 @@ public final class Tensor {
       }
     }
     return t;
+  }
+
+  /** A tensor with the same values and storage but its own identity (tensors never change). */
+  public Tensor alias() {
+    return new Tensor(dtype, shape, data);
+  }
+
+  /** The same storage under another shape with as many elements (what Reshape computes). */
+  public Tensor withShape(Shape newShape) {
+    if (checkedSize(newShape) != size()) {
+      throw new IllegalArgumentException(newShape + " does not hold " + size() + " elements");
+    }
+    return new Tensor(dtype, newShape, data);
   }
 
   public DType dtype() {

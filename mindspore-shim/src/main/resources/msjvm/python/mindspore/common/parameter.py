@@ -8,6 +8,7 @@ on a ``Cell``; ``comm_fusion`` defaults to 1; ``layerwise_parallel``, ``requires
 import itertools
 
 from mindspore import _checkparam as Validator
+from mindspore._host import host
 from mindspore.common.tensor import Tensor, _numpy_array_type
 
 __all__ = ["Parameter"]
@@ -31,18 +32,19 @@ class Parameter(Tensor):
         # pylint: disable=super-init-not-called,unused-argument
         ndarray = _numpy_array_type()
         if isinstance(default_input, Tensor):
-            self._java = default_input._java
+            value = host().valueOf(default_input._java).java
         elif isinstance(default_input, str):
             # MindSpore hands strings to Tensor, whose check rejects them with its own message.
-            self._java = Tensor(default_input)._java
+            value = Tensor(default_input)._java
         elif isinstance(default_input, bool) or not isinstance(default_input, (int, float, list)) and not (
                 ndarray is not None and isinstance(default_input, ndarray)):
             raise TypeError(f"The type of the argument 'default_input' must be in ['Tensor', 'int', 'float',"
                             f" 'numpy.ndarray', 'list']. But got type {type(default_input)}.")
         elif isinstance(default_input, (int, float)):
-            self._java = Tensor(float(default_input))._java
+            value = Tensor(float(default_input))._java
         else:
-            self._java = Tensor(default_input)._java
+            value = Tensor(default_input)._java
+        self._java = host().variable(PARAMETER_NAME_DEFAULT, value).java
         self.name = name
         self.requires_grad = requires_grad
         self.layerwise_parallel = layerwise_parallel
@@ -68,6 +70,7 @@ class Parameter(Tensor):
             raise ValueError("The type of the Parameter's name should be 'string' or 'None', "
                              "but got {}.".format(type(name_)))
         self._name = name_
+        self._java.rename(name_)
 
     @property
     def requires_grad(self):
@@ -120,12 +123,12 @@ class Parameter(Tensor):
         if data.shape != self.shape:
             raise ValueError(f"Can not change the shape of Parameter which has been initialized. "
                              f"Current shape is {self.shape}, and incoming is {data.shape}.")
-        self._java = (data if data.dtype == self.dtype else data.astype(self.dtype))._java
+        host().setVariable(self._java, (data if data.dtype == self.dtype else data.astype(self.dtype))._java)
         return self
 
     def clone(self, init='same'):  # pylint: disable=unused-argument
         """A new parameter with the same values and attributes."""
-        other = Parameter(Tensor._wrap(self._java), name=self.name, requires_grad=self.requires_grad,
+        other = Parameter(Tensor._wrap(host().valueOf(self._java).java), name=self.name, requires_grad=self.requires_grad,
                           layerwise_parallel=self.layerwise_parallel,
                           parallel_optimizer=self.parallel_optimizer)
         other.comm_fusion = self.comm_fusion

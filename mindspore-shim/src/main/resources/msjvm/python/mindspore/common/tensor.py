@@ -77,7 +77,7 @@ class Tensor:
             self._java = host().tensorZeros((dtype or mstype.float32).engine_name, shape).java
             return
         if isinstance(input_data, Tensor):
-            java = input_data._java
+            java = host().valueOf(input_data._java).java
             if dtype is not None and dtype != input_data.dtype:
                 java = host().tensorAstype(java, dtype.engine_name).java
             self._java = java
@@ -133,7 +133,7 @@ class Tensor:
 
     def tolist(self):
         """The values as (nested) Python lists of bool/int/float; a scalar for a 0-d tensor."""
-        return to_python(self._java.toList())
+        return host().tensorToList(self._java)
 
     def item(self):
         """The value of a one-element tensor as a Python scalar."""

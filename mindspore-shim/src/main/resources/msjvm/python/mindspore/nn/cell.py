@@ -7,9 +7,15 @@ before its sub-cells'. Calling a cell runs ``construct``.
 """
 from collections import OrderedDict
 
+from mindspore._host import host, session
+from mindspore.common import _graph
 from mindspore.common.parameter import Parameter, _is_parameter_generated
 
 __all__ = ["Cell"]
+
+
+def _graph_mode():
+    return session().runContext().get("mode") == 0
 
 
 class Cell:
@@ -65,6 +71,8 @@ class Cell:
         raise NotImplementedError(f"The 'construct' of {type(self).__name__} is not defined.")
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and _graph_mode() and not host().recording():
+            return _graph.call(self, args)
         return self.construct(*args, **kwargs)
 
     def update_parameters_name(self, prefix='', recurse=True):

@@ -1,5 +1,6 @@
 """``mindspore.ops``: primitives (``ops.Add()``...) and functional forms (``ops.add``...)."""
 from mindspore.ops import operations
+from mindspore.ops.composite import GradOperation, grad, value_and_grad
 from mindspore.ops.function import (abs, add, div, exp, log, log_softmax, matmul, maximum, mean, minimum, mul, neg,  # noqa: A004
                                     pow, relu, sigmoid, softmax, sqrt, square, sub, sum, tanh)
 from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Cast, Div, Equal, Exp, ExpandDims, Flatten, FloorDiv,
@@ -9,7 +10,7 @@ from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Cast, Div,
                                       Square, Sub, Tanh, ZerosLike)
 from mindspore.ops.primitive import Primitive, PrimitiveWithInfer
 
-__all__ = ["operations", "Primitive", "PrimitiveWithInfer", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
+__all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive", "PrimitiveWithInfer", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
            "Minimum", "Pow", "FloorDiv", "FloorMod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
            "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten", "Reshape", "ExpandDims", "Squeeze", "Transpose",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",

@@ -6,6 +6,12 @@ call raises ``NotImplementedError`` naming the operator.
 """
 
 
+def _plain(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    return isinstance(value, (tuple, list)) and all(_plain(v) for v in value)
+
+
 class Primitive:
     """Base class of operators: ``name``, ``attrs``, ``add_prim_attr``, ``shard``, ``recompute``."""
 
@@ -17,13 +23,37 @@ class Primitive:
     def add_prim_attr(self, name, value):
         self.__dict__[name] = value
         self.attrs[name] = value
+        self.__dict__.pop("_bound_op", None)
         return self
 
     def del_prim_attr(self, name):
         if name in self.__dict__ and name in self.attrs:
             del self.__dict__[name]
             del self.attrs[name]
+            self.__dict__.pop("_bound_op", None)
         return self
+
+    def _engine_attrs(self):
+        """The attributes the engine's kernel reads, as alternating names and values."""
+        flat = []
+        for key, value in self.attrs.items():
+            if _plain(value):
+                flat.extend((key, value))
+        return flat
+
+    def _run_engine(self, *inputs, name=None, all_outputs=False):
+        """Runs this operator in the engine (bound once per attribute set); tensors in, tensors out."""
+        from mindspore._host import host  # pylint: disable=import-outside-toplevel
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        bound = self.__dict__.get("_bound_op")
+        if bound is None or name is not None:
+            bound = host().prepare(name or self.name, self._engine_attrs())
+            if name is None:
+                self.__dict__["_bound_op"] = bound
+        args = [x._java if isinstance(x, Tensor) else x for x in inputs]  # pylint: disable=protected-access
+        if all_outputs:
+            return tuple(Tensor._wrap(t.java) for t in bound.callAll(*args))  # pylint: disable=protected-access
+        return Tensor._wrap(bound.call(*args).java)  # pylint: disable=protected-access
 
     def set_stage(self, stage):
         return self.add_prim_attr("stage", stage)

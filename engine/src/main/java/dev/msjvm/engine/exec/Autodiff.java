@@ -1,0 +1,152 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.GradRule;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reverse-mode differentiation over a {@link Tape}: walks the recorded calls backwards and runs
+ * each operator's {@link GradRule}, whose operators run on the same {@link Runtime} (so an outer
+ * tape — a GRAPH_MODE trace of a whole training step — records the backward pass too).
+ *
+ * <p>Only calls on a path from a differentiated input reach the gradient rules. Gradients of an
+ * input used several times add up. Example: for {@code y = x * x}, {@code gradients(rt, tape, [y],
+ * null, [x])} is {@code [2 * x]}.
+ */
+public final class Autodiff {
+  private Autodiff() {}
+
+  /**
+   * The gradients of the sum of {@code outputs} (each weighted by its {@code sens}, ones when null)
+   * with respect to each of {@code wrt} (tensors given to the traced function, or variables); zeros
+   * for those the outputs do not depend on.
+   */
+  public static List<Tensor> gradients(
+      Runtime rt, Tape tape, List<Tensor> outputs, List<Tensor> sens, List<Object> wrt) {
+    Map<Object, Boolean> tracked = new IdentityHashMap<>();
+    for (Object w : wrt) {
+      tracked.put(w, Boolean.TRUE);
+    }
+    List<Tape.Step> steps = tape.steps();
+    int n = steps.size();
+    boolean[] relevant = new boolean[n];
+    for (int s = 0; s < n; s++) {
+      Tape.Step step = steps.get(s);
+      for (Object in : step.inputs()) {
+        if (tracked.containsKey(in)) {
+          relevant[s] = true;
+          break;
+        }
+      }
+      if (relevant[s]) {
+        for (Tensor o : step.outputs()) {
+          if (o.dtype().isFloat()) {
+            tracked.put(o, Boolean.TRUE);
+          }
+        }
+      }
+    }
+    Map<Object, Tensor> grads = new IdentityHashMap<>();
+    for (int i = 0; i < outputs.size(); i++) {
+      Tensor out = outputs.get(i);
+      Tensor s =
+          sens == null || sens.get(i) == null
+              ? rt.apply("OnesLike", Attrs.EMPTY, out)[0]
+              : sens.get(i);
+      accumulate(rt, grads, out, s);
+    }
+    for (int s = n - 1; s >= 0; s--) {
+      if (!relevant[s]) {
+        continue;
+      }
+      Tape.Step step = steps.get(s);
+      boolean any = false;
+      for (Tensor o : step.outputs()) {
+        any |= grads.containsKey(o);
+      }
+      if (!any) {
+        continue;
+      }
+      GradRule rule = step.op().grad();
+      if (rule == null) {
+        throw MsException.runtimeError(
+            "The gradient of operator '"
+                + step.op().name()
+                + "' is not defined; it cannot be differentiated.");
+      }
+      Tensor[] inGrads = rule.grad(new Call(rt, step, grads, tracked));
+      for (int i = 0; i < step.inputs().length; i++) {
+        Object key = step.inputs()[i];
+        if (i < inGrads.length && inGrads[i] != null && tracked.containsKey(key)) {
+          accumulate(rt, grads, key, inGrads[i]);
+        }
+      }
+    }
+    List<Tensor> result = new ArrayList<>(wrt.size());
+    for (Object w : wrt) {
+      Tensor g = grads.get(w);
+      if (g == null) {
+        Tensor value = w instanceof Variable v ? v.value() : (Tensor) w;
+        g = rt.apply("ZerosLike", Attrs.EMPTY, value)[0];
+      }
+      result.add(g);
+    }
+    return result;
+  }
+
+  private static void accumulate(Runtime rt, Map<Object, Tensor> grads, Object key, Tensor g) {
+    Tensor prev = grads.get(key);
+    grads.put(key, prev == null ? g : rt.apply("Add", Attrs.EMPTY, prev, g)[0]);
+  }
+
+  private record Call(
+      Runtime rt, Tape.Step step, Map<Object, Tensor> grads, Map<Object, Boolean> tracked)
+      implements GradRule.Call {
+    @Override
+    public int arity() {
+      return step.inputs().length;
+    }
+
+    @Override
+    public boolean needs(int i) {
+      return tracked.containsKey(step.inputs()[i]);
+    }
+
+    @Override
+    public Tensor in(int i) {
+      return step.inputValues()[i];
+    }
+
+    @Override
+    public Tensor out(int i) {
+      return step.outputs()[i];
+    }
+
+    @Override
+    public Tensor dout(int i) {
+      Tensor g = grads.get(step.outputs()[i]);
+      return g != null ? g : rt.apply("ZerosLike", Attrs.EMPTY, step.outputs()[i])[0];
+    }
+
+    @Override
+    public Attrs attrs() {
+      return step.attrs();
+    }
+
+    @Override
+    public Tensor op(String name, Attrs attrs, Object... inputs) {
+      return rt.apply(name, attrs, inputs)[0];
+    }
+
+    @Override
+    public Tensor[] ops(String name, Attrs attrs, Object... inputs) {
+      return rt.apply(name, attrs, inputs);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A traced function compiled for replay: GRAPH_MODE's graph. Nodes are the recorded operator calls
+ * in order; their inputs refer to the function's arguments, to earlier nodes' outputs, to variables
+ * (read when the node runs) or to constants captured at trace time.
+ *
+ * <p>Replaying runs every node on the {@link Runtime} without Python, so a training step traced
+ * once (forward, backward and optimizer update) runs as one Java loop afterwards. Example: trace
+ * {@code f(x) = x * 2 + 1} on one tensor, then {@code graph.run([y])} is {@code [y * 2 + 1]}.
+ */
+public final class Graph {
+  /** Where a node input comes from. */
+  sealed interface Ref {}
+
+  record Arg(int index) implements Ref {}
+
+  record Out(int node, int index) implements Ref {}
+
+  record Var(Variable variable) implements Ref {}
+
+  record Const(Tensor value) implements Ref {}
+
+  record Node(OpDef op, Attrs attrs, Ref[] inputs, int outputs) {}
+
+  private final List<Node> nodes;
+  private final Ref[] outputs;
+  private final int arity;
+
+  private Graph(List<Node> nodes, Ref[] outputs, int arity) {
+    this.nodes = nodes;
+    this.outputs = outputs;
+    this.arity = arity;
+  }
+
+  /**
+   * The graph of {@code tape}, whose leaves are {@code args} (in order) and whose results are
+   * {@code results}.
+   */
+  public static Graph compile(Tape tape, List<Tensor> args, List<Tensor> results) {
+    Map<Tensor, Ref> refs = new IdentityHashMap<>();
+    for (int i = 0; i < args.size(); i++) {
+      refs.putIfAbsent(args.get(i), new Arg(i));
+    }
+    List<Node> nodes = new ArrayList<>();
+    for (Tape.Step step : tape.steps()) {
+      Ref[] in = new Ref[step.inputs().length];
+      for (int i = 0; i < in.length; i++) {
+        in[i] =
+            step.inputs()[i] instanceof Variable v
+                ? new Var(v)
+                : refs.getOrDefault((Tensor) step.inputs()[i], new Const(step.inputValues()[i]));
+      }
+      int id = nodes.size();
+      nodes.add(new Node(step.op(), step.attrs(), in, step.outputs().length));
+      for (int j = 0; j < step.outputs().length; j++) {
+        refs.put(step.outputs()[j], new Out(id, j));
+      }
+    }
+    Ref[] out = new Ref[results.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = refs.getOrDefault(results.get(i), new Const(results.get(i)));
+    }
+    return new Graph(List.copyOf(nodes), out, args.size());
+  }
+
+  public int size() {
+    return nodes.size();
+  }
+
+  /** The names of the operators, in order (for tests and reports). */
+  public List<String> opNames() {
+    return nodes.stream().map(n -> n.op().name()).toList();
+  }
+
+  /** Runs the graph on {@code args}; the results in the traced order. */
+  public List<Tensor> run(Runtime rt, List<Tensor> args) {
+    if (args.size() != arity) {
+      throw MsException.valueError(
+          "The graph takes " + arity + " tensor inputs, but got " + args.size() + ".");
+    }
+    Tensor[][] values = new Tensor[nodes.size()][];
+    for (int n = 0; n < nodes.size(); n++) {
+      Node node = nodes.get(n);
+      Object[] in = new Object[node.inputs().length];
+      for (int i = 0; i < in.length; i++) {
+        in[i] = resolve(node.inputs()[i], args, values);
+      }
+      values[n] = rt.apply(node.op(), node.attrs(), in);
+    }
+    List<Tensor> result = new ArrayList<>(outputs.length);
+    for (Ref r : outputs) {
+      Object v = resolve(r, args, values);
+      result.add(v instanceof Variable var ? var.value() : (Tensor) v);
+    }
+    return result;
+  }
+
+  private static Object resolve(Ref ref, List<Tensor> args, Tensor[][] values) {
+    return switch (ref) {
+      case Arg a -> args.get(a.index());
+      case Out o -> values[o.node()][o.index()];
+      case Var v -> v.variable();
+      case Const c -> c.value();
+    };
+  }
+}

@@ -1,0 +1,129 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.Kernel;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.ops.OpTable;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Runs operators for one interpreter (one rank) and records them on the active tapes.
+ *
+ * <p>PYNATIVE runs every call here eagerly; {@code grad} and GRAPH_MODE tracing push a {@link Tape}
+ * first, so the same calls are also recorded (nested tapes all record). Not thread-safe: one
+ * interpreter runs on one thread. Example: {@code rt.apply("Add", Attrs.EMPTY, x, y)[0]}.
+ */
+public final class Runtime {
+  private final Supplier<Blas> blas;
+  private final List<Tape> tapes = new ArrayList<>();
+
+  public Runtime(Supplier<Blas> blas) {
+    this.blas = Objects.requireNonNull(blas);
+  }
+
+  public Blas blas() {
+    return blas.get();
+  }
+
+  /** Runs registered operator {@code name} on {@code inputs} (tensors or variables). */
+  public Tensor[] apply(String name, Attrs attrs, Object... inputs) {
+    return apply(OpTable.get(name), attrs, inputs);
+  }
+
+  /** Runs {@code op} on {@code inputs} (tensors or variables) and records it on every tape. */
+  public Tensor[] apply(OpDef op, Attrs attrs, Object... inputs) {
+    Tensor[] values = new Tensor[inputs.length];
+    for (int i = 0; i < inputs.length; i++) {
+      values[i] =
+          switch (inputs[i]) {
+            case Tensor t -> t;
+            case Variable v -> v.value();
+            case null ->
+                throw MsException.typeError(
+                    "For '" + op.name() + "', input " + i + " must be a Tensor, but got None.");
+            default ->
+                throw MsException.typeError(
+                    "For '"
+                        + op.name()
+                        + "', input "
+                        + i
+                        + " must be a Tensor, but got "
+                        + inputs[i].getClass().getSimpleName()
+                        + ".");
+          };
+    }
+    Tensor[] outputs = op.kernel().run(new Call(op, attrs, inputs, values, blas.get()));
+    if (!tapes.isEmpty()) {
+      Tape.Step step = new Tape.Step(op, attrs, inputs.clone(), values, outputs);
+      for (Tape tape : tapes) {
+        tape.record(step);
+      }
+    }
+    return outputs;
+  }
+
+  /** Starts recording on a new tape (nested inside the active ones). */
+  public Tape push() {
+    Tape tape = new Tape();
+    tapes.add(tape);
+    return tape;
+  }
+
+  /** Stops recording on {@code tape} (the innermost one). */
+  public void pop(Tape tape) {
+    if (tapes.isEmpty() || tapes.get(tapes.size() - 1) != tape) {
+      throw new IllegalStateException("tapes must be popped innermost first");
+    }
+    tapes.remove(tapes.size() - 1);
+  }
+
+  /** Drops every tape (after a failure escaped the code that pushed them). */
+  public void reset() {
+    tapes.clear();
+  }
+
+  public boolean recording() {
+    return !tapes.isEmpty();
+  }
+
+  /**
+   * Python is about to read the value of {@code t} ({@code item()}, {@code print}, {@code
+   * asnumpy()}): a tape that traced it now depends on data.
+   */
+  public void noteValueRead(Tensor t, String how) {
+    for (Tape tape : tapes) {
+      if (tape.tracks(t)) {
+        tape.noteValueRead(how);
+      }
+    }
+  }
+
+  private record Call(OpDef op, Attrs attrs, Object[] inputs, Tensor[] values, Blas blas)
+      implements Kernel.Call {
+    @Override
+    public int arity() {
+      return values.length;
+    }
+
+    @Override
+    public Tensor in(int i) {
+      return values[i];
+    }
+
+    @Override
+    public Variable var(int i) {
+      if (inputs[i] instanceof Variable v) {
+        return v;
+      }
+      throw MsException.typeError(
+          "For '" + op.name() + "', input " + i + " must be a Parameter, but got a Tensor.");
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The operator calls run while it was active, in order: what autodiff walks backwards and what a
+ * GRAPH_MODE trace compiles into a {@link Graph}.
+ *
+ * <p>Inputs are recorded as given (a {@link Tensor} or a {@link dev.msjvm.engine.tensor.Variable})
+ * together with the tensors they held at the call. A tape also notes whether Python read the value
+ * of a tensor it produced: such a trace depends on data and cannot be replayed.
+ */
+public final class Tape {
+  /** One recorded call. */
+  public record Step(
+      OpDef op, Attrs attrs, Object[] inputs, Tensor[] inputValues, Tensor[] outputs) {}
+
+  private final List<Step> steps = new ArrayList<>();
+  private final Map<Tensor, Boolean> produced = new IdentityHashMap<>();
+  private final Map<Tensor, Boolean> leaves = new IdentityHashMap<>();
+  private boolean valueRead;
+  private String valueReadReason;
+
+  void record(Step step) {
+    steps.add(step);
+    for (Tensor t : step.outputs()) {
+      produced.put(t, Boolean.TRUE);
+    }
+  }
+
+  /** Marks tensors given from outside (the traced function's arguments). */
+  public void addLeaves(List<Tensor> tensors) {
+    for (Tensor t : tensors) {
+      leaves.put(t, Boolean.TRUE);
+    }
+  }
+
+  public List<Step> steps() {
+    return steps;
+  }
+
+  /** Whether {@code t} was produced by a step of this tape or is one of its leaves. */
+  public boolean tracks(Tensor t) {
+    return produced.containsKey(t) || leaves.containsKey(t);
+  }
+
+  void noteValueRead(String reason) {
+    if (!valueRead) {
+      valueRead = true;
+      valueReadReason = reason;
+    }
+  }
+
+  /** Whether Python read a traced value (then the trace is not replayable). */
+  public boolean valueRead() {
+    return valueRead;
+  }
+
+  public String valueReadReason() {
+    return valueReadReason;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.msjvm.engine.ops;
+
+import static dev.msjvm.engine.ops.ElementwiseOps.one;
+
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.tensor.Activations;
+import dev.msjvm.engine.tensor.ShapeOps;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.List;
+
+/**
+ * Operators that move or retype data: Reshape ({@code shape}), ExpandDims ({@code axis}), Squeeze
+ * ({@code axis}: a list, empty for all size-1 dimensions), Transpose ({@code perm}), Flatten, Cast
+ * ({@code dtype}: a {@link DType} name), BroadcastTo ({@code shape}), ZerosLike, OnesLike,
+ * StopGradient and the variable update Assign.
+ */
+final class ArrayOps {
+  private ArrayOps() {}
+
+  private static Tensor[] reshapeBack(GradRule.Call g) {
+    return one(g.op("Reshape", Attrs.of("shape", g.in(0).shape().dims()), g.dout(0)));
+  }
+
+  static List<OpDef> defs() {
+    return List.of(
+        OpDef.of(
+            "Reshape",
+            c -> one(ShapeOps.reshape(c.in(0), c.attrs().ints("shape"))),
+            ArrayOps::reshapeBack),
+        OpDef.of(
+            "ExpandDims",
+            c -> one(ShapeOps.expandDims(c.in(0), c.attrs().integer("axis"))),
+            ArrayOps::reshapeBack),
+        OpDef.of(
+            "Squeeze",
+            c -> one(ShapeOps.squeeze(c.in(0), c.attrs().ints("axis"))),
+            ArrayOps::reshapeBack),
+        OpDef.of("Flatten", c -> one(ShapeOps.flatten(c.in(0))), ArrayOps::reshapeBack),
+        OpDef.of(
+            "Transpose",
+            c -> one(ShapeOps.transpose(c.in(0), c.attrs().ints("perm"))),
+            g -> {
+              List<Integer> perm = g.attrs().ints("perm");
+              Integer[] inverse = new Integer[perm.size()];
+              for (int i = 0; i < perm.size(); i++) {
+                int p = perm.get(i) < 0 ? perm.get(i) + perm.size() : perm.get(i);
+                inverse[p] = i;
+              }
+              return one(g.op("Transpose", Attrs.of("perm", List.of(inverse)), g.dout(0)));
+            }),
+        OpDef.of(
+            "Cast",
+            c -> one(c.in(0).astype(DType.valueOf(c.attrs().string("dtype")))),
+            g ->
+                one(
+                    g.in(0).dtype().isFloat()
+                        ? g.op("Cast", Attrs.of("dtype", g.in(0).dtype().name()), g.dout(0))
+                        : null)),
+        OpDef.of(
+            "BroadcastTo",
+            c -> one(ShapeOps.broadcastTo(c.in(0), new Shape(c.attrs().ints("shape")))),
+            g -> one(g.sumTo(g.dout(0), g.in(0).shape()))),
+        OpDef.of("ZerosLike", c -> one(Activations.zerosLike(c.in(0))), GradRule.NONE),
+        OpDef.of("OnesLike", c -> one(Activations.onesLike(c.in(0))), GradRule.NONE),
+        OpDef.of("StopGradient", c -> one(c.in(0)), GradRule.NONE),
+        new OpDef(
+            "Assign",
+            c -> {
+              Tensor v = c.in(1);
+              Tensor cur = c.in(0);
+              if (v.dtype() != cur.dtype()) {
+                v = v.astype(cur.dtype());
+              }
+              c.var(0).set(v);
+              return one(v);
+            },
+            GradRule.NONE,
+            true));
+  }
+}

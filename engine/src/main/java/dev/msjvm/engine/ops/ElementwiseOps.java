@@ -1,0 +1,193 @@
+package dev.msjvm.engine.ops;
+
+import dev.msjvm.engine.tensor.Elementwise;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Elementwise operators: the binary ones with broadcasting and MindSpore's type promotion, their
+ * forms with a Python scalar ({@code ScalarOp}: attributes {@code op}, {@code scalar}, {@code
+ * left}), and the unary ones. Gradients sum back over broadcast dimensions.
+ */
+final class ElementwiseOps {
+  private ElementwiseOps() {}
+
+  private static final Attrs NONE = Attrs.EMPTY;
+
+  static List<OpDef> defs() {
+    List<OpDef> defs = new ArrayList<>();
+    for (String name :
+        List.of(
+            "Add",
+            "AddExt",
+            "Sub",
+            "SubExt",
+            "Mul",
+            "Div",
+            "RealDiv",
+            "Maximum",
+            "Minimum",
+            "Pow",
+            "FloorDiv",
+            "FloorMod",
+            "Equal",
+            "NotEqual",
+            "Less",
+            "LessEqual",
+            "Greater",
+            "GreaterEqual")) {
+      defs.add(
+          OpDef.of(name, c -> one(Elementwise.binary(name, c.in(0), c.in(1))), binaryGrad(name)));
+    }
+    defs.add(
+        OpDef.of(
+            "ScalarOp",
+            c ->
+                one(
+                    Elementwise.binaryScalar(
+                        Elementwise.Binary.of(c.attrs().string("op")),
+                        c.in(0),
+                        c.attrs().get("scalar"),
+                        c.attrs().bool("left"))),
+            ElementwiseOps::scalarGrad));
+    for (Elementwise.Unary u : Elementwise.Unary.values()) {
+      defs.add(OpDef.of(u.primitive(), c -> one(Elementwise.unary(u, c.in(0))), unaryGrad(u)));
+    }
+    return defs;
+  }
+
+  static Tensor[] one(Tensor t) {
+    return new Tensor[] {t};
+  }
+
+  private static Tensor scalar(GradRule.Call g, String op, Tensor x, double s, boolean left) {
+    return g.op("ScalarOp", Attrs.of("op", op, "scalar", s, "left", left), x);
+  }
+
+  private static GradRule binaryGrad(String name) {
+    return switch (name) {
+      case "Add", "AddExt" ->
+          g ->
+              new Tensor[] {
+                g.needs(0) ? g.sumTo(g.dout(0), g.in(0).shape()) : null,
+                g.needs(1) ? g.sumTo(g.dout(0), g.in(1).shape()) : null
+              };
+      case "Sub", "SubExt" ->
+          g ->
+              new Tensor[] {
+                g.needs(0) ? g.sumTo(g.dout(0), g.in(0).shape()) : null,
+                g.needs(1) ? g.sumTo(g.op("Neg", NONE, g.dout(0)), g.in(1).shape()) : null
+              };
+      case "Mul" ->
+          g ->
+              new Tensor[] {
+                g.needs(0) ? g.sumTo(g.op("Mul", NONE, g.dout(0), g.in(1)), g.in(0).shape()) : null,
+                g.needs(1) ? g.sumTo(g.op("Mul", NONE, g.dout(0), g.in(0)), g.in(1).shape()) : null
+              };
+      case "Div", "RealDiv" ->
+          g -> {
+            Tensor dx = g.op("Div", NONE, g.dout(0), g.in(1));
+            Tensor dy = g.needs(1) ? g.op("Neg", NONE, g.op("Mul", NONE, dx, g.out(0))) : null;
+            return new Tensor[] {
+              g.needs(0) ? g.sumTo(dx, g.in(0).shape()) : null,
+              dy == null ? null : g.sumTo(dy, g.in(1).shape())
+            };
+          };
+      case "Maximum", "Minimum" ->
+          g -> {
+            // MindSpore's MaximumGrad gives ties to x: x >= y selects x (x <= y for Minimum).
+            String cmp = name.equals("Maximum") ? "GreaterEqual" : "LessEqual";
+            Tensor maskX =
+                g.op(
+                    "Cast",
+                    Attrs.of("dtype", g.dout(0).dtype().name()),
+                    g.op(cmp, NONE, g.in(0), g.in(1)));
+            Tensor dx = g.op("Mul", NONE, g.dout(0), maskX);
+            Tensor dy = g.op("Sub", NONE, g.dout(0), dx);
+            return new Tensor[] {g.sumTo(dx, g.in(0).shape()), g.sumTo(dy, g.in(1).shape())};
+          };
+      case "Pow" ->
+          g -> {
+            Tensor x = g.in(0);
+            Tensor y = g.in(1);
+            Tensor dx = null;
+            if (g.needs(0)) {
+              Tensor ym1 = scalar(g, "Sub", y, 1.0, false);
+              dx = g.op("Mul", NONE, g.dout(0), g.op("Mul", NONE, y, g.op("Pow", NONE, x, ym1)));
+              dx = g.sumTo(dx, x.shape());
+            }
+            Tensor dy = null;
+            if (g.needs(1)) {
+              dy = g.op("Mul", NONE, g.dout(0), g.op("Mul", NONE, g.out(0), g.op("Log", NONE, x)));
+              dy = g.sumTo(dy, y.shape());
+            }
+            return new Tensor[] {dx, dy};
+          };
+      default -> GradRule.NONE;
+    };
+  }
+
+  private static Tensor[] scalarGrad(GradRule.Call g) {
+    String op = Elementwise.Binary.of(g.attrs().string("op")).primitive();
+    double s = ((Number) g.attrs().get("scalar")).doubleValue();
+    boolean left = g.attrs().bool("left");
+    Tensor d = g.dout(0);
+    Tensor x = g.in(0);
+    Tensor dx =
+        switch (op) {
+          case "Add" -> d;
+          case "Sub" -> left ? g.op("Neg", NONE, d) : d;
+          case "Mul" -> scalar(g, "Mul", d, s, false);
+          case "RealDiv" ->
+              left
+                  // d(s / x) = -s / x^2 = -out / x
+                  ? g.op("Neg", NONE, g.op("Div", NONE, g.op("Mul", NONE, d, g.out(0)), x))
+                  : scalar(g, "RealDiv", d, s, false);
+          case "Pow" ->
+              left
+                  // d(s^x) = s^x * ln s
+                  ? scalar(g, "Mul", g.op("Mul", NONE, d, g.out(0)), Math.log(s), false)
+                  // d(x^s) = s * x^(s-1)
+                  : g.op(
+                      "Mul",
+                      NONE,
+                      d,
+                      scalar(g, "Mul", scalar(g, "Pow", x, s - 1, false), s, false));
+          case "Maximum", "Minimum" -> {
+            String cmp = op.equals("Maximum") ? "GreaterEqual" : "LessEqual";
+            Tensor mask =
+                g.op(
+                    "Cast",
+                    Attrs.of("dtype", d.dtype().name()),
+                    g.op("ScalarOp", Attrs.of("op", cmp, "scalar", s, "left", false), x));
+            yield g.op("Mul", NONE, d, mask);
+          }
+          default -> null;
+        };
+    return new Tensor[] {dx};
+  }
+
+  private static GradRule unaryGrad(Elementwise.Unary u) {
+    return switch (u) {
+      case NEG -> g -> one(g.op("Neg", NONE, g.dout(0)));
+      case ABS ->
+          g -> {
+            Tensor pos =
+                g.op("ScalarOp", Attrs.of("op", "Greater", "scalar", 0.0, "left", false), g.in(0));
+            Tensor neg =
+                g.op("ScalarOp", Attrs.of("op", "Less", "scalar", 0.0, "left", false), g.in(0));
+            Attrs cast = Attrs.of("dtype", g.dout(0).dtype().name());
+            Tensor sign = g.op("Sub", NONE, g.op("Cast", cast, pos), g.op("Cast", cast, neg));
+            return one(g.op("Mul", NONE, g.dout(0), sign));
+          };
+      case EXP -> g -> one(g.op("Mul", NONE, g.dout(0), g.out(0)));
+      case LOG -> g -> one(g.op("Div", NONE, g.dout(0), g.in(0)));
+      case SQRT -> g -> one(scalar(g, "Mul", g.op("Div", NONE, g.dout(0), g.out(0)), 0.5, false));
+      case SQUARE -> g -> one(g.op("Mul", NONE, g.dout(0), scalar(g, "Mul", g.in(0), 2.0, false)));
+      case RELU -> g -> one(g.op("ReluGrad", NONE, g.dout(0), g.out(0)));
+      case SIGMOID -> g -> one(g.op("SigmoidGrad", NONE, g.out(0), g.dout(0)));
+      case TANH -> g -> one(g.op("TanhGrad", NONE, g.out(0), g.dout(0)));
+    };
+  }
+}

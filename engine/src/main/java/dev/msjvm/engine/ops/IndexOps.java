@@ -1,0 +1,178 @@
+package dev.msjvm.engine.ops;
+
+import static dev.msjvm.engine.ops.ElementwiseOps.one;
+
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.tensor.Indexing;
+import dev.msjvm.engine.tensor.Joining;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Operators that pick, join and repeat: Concat ({@code axis}, any number of inputs), Split ({@code
+ * axis}, {@code output_num}), Gather ({@code axis}), OneHot ({@code depth}, {@code axis}), Select,
+ * Tile ({@code multiples}), StridedSlice ({@code begin}, {@code end}, {@code strides} and the five
+ * masks), with the grad operators their rules emit.
+ */
+final class IndexOps {
+  private IndexOps() {}
+
+  private static final Attrs NONE = Attrs.EMPTY;
+
+  private static int[] ints(Attrs a, String name) {
+    return a.ints(name).stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static Tensor slice(Kernel.Call c) {
+    Attrs a = c.attrs();
+    return Indexing.stridedSlice(
+        c.in(0),
+        ints(a, "begin"),
+        ints(a, "end"),
+        ints(a, "strides"),
+        a.integer("begin_mask", 0),
+        a.integer("end_mask", 0),
+        a.integer("ellipsis_mask", 0),
+        a.integer("new_axis_mask", 0),
+        a.integer("shrink_axis_mask", 0));
+  }
+
+  static List<OpDef> defs() {
+    return List.of(
+        OpDef.of(
+            "Concat",
+            c -> {
+              List<Tensor> in = new ArrayList<>();
+              for (int i = 0; i < c.arity(); i++) {
+                in.add(c.in(i));
+              }
+              return one(Joining.concat(in, c.attrs().integer("axis", 0)));
+            },
+            IndexOps::concatGrad),
+        OpDef.of(
+            "Split",
+            c ->
+                Joining.split(
+                        c.in(0), c.attrs().integer("axis", 0), c.attrs().integer("output_num", 1))
+                    .toArray(new Tensor[0]),
+            g -> {
+              Object[] douts = new Object[g.attrs().integer("output_num", 1)];
+              for (int i = 0; i < douts.length; i++) {
+                douts[i] = g.dout(i);
+              }
+              return one(g.op("Concat", Attrs.of("axis", g.attrs().integer("axis", 0)), douts));
+            }),
+        OpDef.of(
+            "Gather",
+            c -> one(Indexing.gather(c.in(0), c.in(1), c.attrs().integer("axis", 0))),
+            g ->
+                new Tensor[] {
+                  g.op(
+                      "GatherGrad",
+                      Attrs.of(
+                          "axis", g.attrs().integer("axis", 0), "shape", g.in(0).shape().dims()),
+                      g.dout(0),
+                      g.in(1)),
+                  null
+                }),
+        OpDef.of(
+            "GatherGrad",
+            c ->
+                one(
+                    Indexing.gatherGrad(
+                        c.in(0),
+                        c.in(1),
+                        c.attrs().integer("axis"),
+                        new Shape(c.attrs().ints("shape")))),
+            null),
+        OpDef.of(
+            "OneHot",
+            c ->
+                one(
+                    Indexing.oneHot(
+                        c.in(0),
+                        c.attrs().integer("depth"),
+                        c.in(1),
+                        c.in(2),
+                        c.attrs().integer("axis", -1))),
+            GradRule.NONE),
+        OpDef.of(
+            "Select",
+            c -> one(Indexing.select(c.in(0), c.in(1), c.in(2))),
+            g -> {
+              Tensor zeros = g.op("ZerosLike", NONE, g.dout(0));
+              Tensor dx = g.op("Select", NONE, g.in(0), g.dout(0), zeros);
+              Tensor dy = g.op("Select", NONE, g.in(0), zeros, g.dout(0));
+              return new Tensor[] {
+                null, g.sumTo(dx, g.in(1).shape()), g.sumTo(dy, g.in(2).shape())
+              };
+            }),
+        OpDef.of(
+            "Tile",
+            c -> one(Joining.tile(c.in(0), ints(c.attrs(), "multiples"))),
+            g -> one(g.op("TileGrad", g.attrs().with("shape", g.in(0).shape().dims()), g.dout(0)))),
+        OpDef.of(
+            "TileGrad",
+            c ->
+                one(
+                    Joining.tileGrad(
+                        c.in(0), new Shape(c.attrs().ints("shape")), ints(c.attrs(), "multiples"))),
+            null),
+        OpDef.of(
+            "StridedSlice",
+            c -> one(slice(c)),
+            g ->
+                one(
+                    g.op(
+                        "StridedSliceGrad",
+                        g.attrs().with("shapex", g.in(0).shape().dims()),
+                        g.dout(0)))),
+        OpDef.of(
+            "StridedSliceGrad",
+            c -> {
+              Attrs a = c.attrs();
+              return one(
+                  Indexing.stridedSliceGrad(
+                      c.in(0),
+                      new Shape(a.ints("shapex")),
+                      ints(a, "begin"),
+                      ints(a, "end"),
+                      ints(a, "strides"),
+                      a.integer("begin_mask", 0),
+                      a.integer("end_mask", 0),
+                      a.integer("ellipsis_mask", 0),
+                      a.integer("new_axis_mask", 0),
+                      a.integer("shrink_axis_mask", 0)));
+            },
+            null));
+  }
+
+  private static Tensor[] concatGrad(GradRule.Call g) {
+    int rank = g.out(0).shape().rank();
+    int axis = g.attrs().integer("axis", 0);
+    int a = axis < 0 ? axis + rank : axis;
+    Tensor[] grads = new Tensor[g.arity()];
+    int offset = 0;
+    for (int i = 0; i < g.arity(); i++) {
+      int len = g.in(i).shape().dim(a);
+      if (g.needs(i)) {
+        List<Integer> begin = new ArrayList<>();
+        List<Integer> end = new ArrayList<>();
+        List<Integer> strides = new ArrayList<>();
+        for (int d = 0; d < rank; d++) {
+          begin.add(d == a ? offset : 0);
+          end.add(d == a ? offset + len : g.out(0).shape().dim(d));
+          strides.add(1);
+        }
+        grads[i] =
+            g.op(
+                "StridedSlice",
+                Attrs.of("begin", begin, "end", end, "strides", strides),
+                g.dout(0));
+      }
+      offset += len;
+    }
+    return grads;
+  }
+}

@@ -1,0 +1,177 @@
+package dev.msjvm.engine.ops;
+
+import static dev.msjvm.engine.ops.ElementwiseOps.one;
+
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.tensor.Activations;
+import dev.msjvm.engine.tensor.MatMul;
+import dev.msjvm.engine.tensor.Reductions;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MatMul ({@code transpose_a}, {@code transpose_b}), the reductions ({@code axis}: a list, empty
+ * for all; {@code keep_dims}; optional {@code primitive}: the name errors use, e.g. {@code
+ * SumExt}), Softmax/LogSoftmax ({@code axis}) and the activation gradients ReluGrad, SigmoidGrad,
+ * TanhGrad.
+ */
+final class MathOps {
+  private MathOps() {}
+
+  private static final Attrs NONE = Attrs.EMPTY;
+
+  static List<OpDef> defs() {
+    List<OpDef> defs = new ArrayList<>();
+    defs.add(
+        OpDef.of(
+            "MatMul",
+            c ->
+                one(
+                    MatMul.matmul(
+                        c.in(0),
+                        c.in(1),
+                        c.attrs().bool("transpose_a", false),
+                        c.attrs().bool("transpose_b", false),
+                        c.blas())),
+            MathOps::matmulGrad));
+    for (Reductions.Op r : Reductions.Op.values()) {
+      defs.add(
+          OpDef.of(
+              r.primitive(),
+              c ->
+                  one(
+                      Reductions.reduce(
+                          r,
+                          c.attrs().has("primitive")
+                              ? c.attrs().string("primitive")
+                              : r.primitive(),
+                          c.in(0),
+                          c.attrs().ints("axis"),
+                          c.attrs().bool("keep_dims", false))),
+              g -> reduceGrad(r, g)));
+    }
+    defs.add(
+        OpDef.of(
+            "Softmax",
+            c -> one(Activations.softmax("Softmax", c.in(0), c.attrs().integer("axis"), false)),
+            g -> {
+              Attrs sum = Attrs.of("axis", List.of(g.attrs().integer("axis")), "keep_dims", true);
+              Tensor dy = g.dout(0);
+              Tensor y = g.out(0);
+              Tensor s = g.op("ReduceSum", sum, g.op("Mul", NONE, dy, y));
+              return one(g.op("Mul", NONE, y, g.op("Sub", NONE, dy, s)));
+            }));
+    defs.add(
+        OpDef.of(
+            "LogSoftmax",
+            c -> one(Activations.softmax("LogSoftmax", c.in(0), c.attrs().integer("axis"), true)),
+            g -> {
+              Attrs sum = Attrs.of("axis", List.of(g.attrs().integer("axis")), "keep_dims", true);
+              Tensor dy = g.dout(0);
+              Tensor s = g.op("ReduceSum", sum, dy);
+              return one(g.op("Sub", NONE, dy, g.op("Mul", NONE, g.op("Exp", NONE, g.out(0)), s)));
+            }));
+    defs.add(OpDef.of("ReluGrad", c -> one(activationGrad(0, c.in(0), c.in(1))), null));
+    defs.add(OpDef.of("SigmoidGrad", c -> one(activationGrad(1, c.in(1), c.in(0))), null));
+    defs.add(OpDef.of("TanhGrad", c -> one(activationGrad(2, c.in(1), c.in(0))), null));
+    return defs;
+  }
+
+  /** dy times the activation's derivative written in terms of its output y. */
+  private static Tensor activationGrad(int kind, Tensor dy, Tensor y) {
+    if (!dy.shape().equals(y.shape())) {
+      throw dev.msjvm.engine.MsException.valueError(
+          "The shapes of dy " + dy.shape() + " and y " + y.shape() + " must be the same.");
+    }
+    int n = y.size();
+    Tensor out = Tensor.zeros(dy.dtype(), dy.shape());
+    if (dy.dtype() == dev.msjvm.engine.ir.DType.FLOAT32
+        && y.dtype() == dev.msjvm.engine.ir.DType.FLOAT32) {
+      float[] d = dy.floats();
+      float[] v = y.floats();
+      float[] o = out.floats();
+      for (int i = 0; i < n; i++) {
+        o[i] =
+            switch (kind) {
+              case 0 -> v[i] > 0 ? d[i] : 0f;
+              case 1 -> d[i] * v[i] * (1f - v[i]);
+              default -> d[i] * (1f - v[i] * v[i]);
+            };
+      }
+      return out;
+    }
+    return Tensor.ofDoubles(
+        dy.dtype(),
+        dy.shape(),
+        i -> {
+          double d = dy.getDouble(i);
+          double v = y.getDouble(i);
+          return switch (kind) {
+            case 0 -> v > 0 ? d : 0;
+            case 1 -> d * v * (1 - v);
+            default -> d * (1 - v * v);
+          };
+        });
+  }
+
+  private static Tensor[] matmulGrad(GradRule.Call g) {
+    boolean ta = g.attrs().bool("transpose_a", false);
+    boolean tb = g.attrs().bool("transpose_b", false);
+    Tensor x = g.in(0);
+    Tensor y = g.in(1);
+    Tensor d = g.dout(0);
+    Tensor dx = null;
+    Tensor dy = null;
+    if (g.needs(0)) {
+      dx = ta ? mm(g, y, d, tb, true) : mm(g, d, y, false, !tb);
+    }
+    if (g.needs(1)) {
+      dy = tb ? mm(g, d, x, true, ta) : mm(g, x, d, !ta, false);
+    }
+    return new Tensor[] {dx, dy};
+  }
+
+  private static Tensor mm(GradRule.Call g, Tensor a, Tensor b, boolean ta, boolean tb) {
+    return g.op("MatMul", Attrs.of("transpose_a", ta, "transpose_b", tb), a, b);
+  }
+
+  private static Tensor[] reduceGrad(Reductions.Op r, GradRule.Call g) {
+    Tensor x = g.in(0);
+    Shape xs = x.shape();
+    List<Integer> axes = g.attrs().ints("axis");
+    boolean[] reduced = new boolean[xs.rank()];
+    for (int a : axes) {
+      reduced[a < 0 ? a + xs.rank() : a] = true;
+    }
+    List<Integer> kept = new ArrayList<>();
+    long count = 1;
+    for (int a = 0; a < xs.rank(); a++) {
+      boolean all = axes.isEmpty() || reduced[a];
+      kept.add(all ? 1 : xs.dim(a));
+      if (all) {
+        count *= xs.dim(a);
+      }
+    }
+    Attrs keptShape = Attrs.of("shape", kept);
+    Attrs toX = Attrs.of("shape", xs.dims());
+    Tensor d = g.op("BroadcastTo", toX, g.op("Reshape", keptShape, g.dout(0)));
+    return switch (r) {
+      case SUM -> one(d);
+      case MEAN ->
+          one(
+              g.op(
+                  "ScalarOp",
+                  Attrs.of("op", "RealDiv", "scalar", (double) count, "left", false),
+                  d));
+      case MAX, MIN -> {
+        // MindSpore splits the gradient evenly between tied extremes.
+        Tensor y = g.op("BroadcastTo", toX, g.op("Reshape", keptShape, g.out(0)));
+        Tensor hit = g.op("Cast", Attrs.of("dtype", x.dtype().name()), g.op("Equal", NONE, x, y));
+        Attrs sum = Attrs.of("axis", axes, "keep_dims", true);
+        Tensor n = g.op("BroadcastTo", toX, g.op("ReduceSum", sum, hit));
+        yield one(g.op("Mul", NONE, d, g.op("Div", NONE, hit, n)));
+      }
+    };
+  }
+}

@@ -1,0 +1,333 @@
+package dev.msjvm.engine.ops;
+
+import static dev.msjvm.engine.ops.ElementwiseOps.one;
+
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.tensor.BatchMatMul;
+import dev.msjvm.engine.tensor.Convolution;
+import dev.msjvm.engine.tensor.NnActivations;
+import dev.msjvm.engine.tensor.NnLosses;
+import dev.msjvm.engine.tensor.Normalization;
+import dev.msjvm.engine.tensor.Pooling;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Neural-network operators: BiasAdd, BatchMatMul, Conv2D, MaxPool/AvgPool, BatchNorm, LayerNorm,
+ * GeLU, Dropout and the softmax cross-entropy losses, with the grad operators their gradient rules
+ * emit (Conv2DBackpropInput/Filter, MaxPoolGrad, BatchNormGrad, ...). Attribute names are
+ * MindSpore's ({@code pad_mode}, {@code kernel_size}, {@code strides}, {@code epsilon}...); window
+ * attributes take MindSpore's 4-element {@code (1, 1, h, w)} or 2-element forms.
+ */
+final class NnOps {
+  private NnOps() {}
+
+  private static final Attrs NONE = Attrs.EMPTY;
+
+  /** A window attribute as {@code (h, w)}: from an int, {@code (h, w)} or {@code (1, 1, h, w)}. */
+  static int[] hw(Attrs a, String name) {
+    List<Integer> v = a.ints(name);
+    return switch (v.size()) {
+      case 1 -> new int[] {v.get(0), v.get(0)};
+      case 2 -> new int[] {v.get(0), v.get(1)};
+      default -> new int[] {v.get(v.size() - 2), v.get(v.size() - 1)};
+    };
+  }
+
+  static int[] pad4(Attrs a) {
+    if (!a.has("pad")) {
+      return new int[4];
+    }
+    List<Integer> v = a.ints("pad");
+    return v.size() == 1
+        ? new int[] {v.get(0), v.get(0), v.get(0), v.get(0)}
+        : new int[] {v.get(0), v.get(1), v.get(2), v.get(3)};
+  }
+
+  private static int[] ints(List<Integer> v) {
+    return v.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static String padMode(Attrs a) {
+    return a.has("pad_mode") ? a.string("pad_mode") : "valid";
+  }
+
+  private static Tensor conv(Kernel.Call c) {
+    Attrs a = c.attrs();
+    return Convolution.conv2d(
+        c.in(0),
+        c.in(1),
+        padMode(a),
+        pad4(a),
+        hw(a, "stride"),
+        hw(a, "dilation"),
+        a.integer("group", 1),
+        c.blas());
+  }
+
+  static List<OpDef> defs() {
+    return List.of(
+        OpDef.of(
+            "BiasAdd",
+            c -> one(NnActivations.biasAdd(c.in(0), c.in(1))),
+            g ->
+                new Tensor[] {g.dout(0), g.needs(1) ? g.op("BiasAddGrad", NONE, g.dout(0)) : null}),
+        OpDef.of("BiasAddGrad", c -> one(NnActivations.biasAddGrad(c.in(0))), null),
+        OpDef.of(
+            "BatchMatMul",
+            c ->
+                one(
+                    BatchMatMul.batchMatMul(
+                        c.in(0),
+                        c.in(1),
+                        c.attrs().bool("transpose_a", false),
+                        c.attrs().bool("transpose_b", false),
+                        c.blas())),
+            NnOps::batchMatMulGrad),
+        OpDef.of(
+            "Conv2D",
+            c -> one(conv(c)),
+            g -> {
+              Attrs a = g.attrs();
+              Tensor dx =
+                  g.needs(0)
+                      ? g.op(
+                          "Conv2DBackpropInput",
+                          a.with("input_shape", g.in(0).shape().dims()),
+                          g.dout(0),
+                          g.in(1))
+                      : null;
+              Tensor dw =
+                  g.needs(1)
+                      ? g.op(
+                          "Conv2DBackpropFilter",
+                          a.with("filter_shape", g.in(1).shape().dims()),
+                          g.dout(0),
+                          g.in(0))
+                      : null;
+              return new Tensor[] {dx, dw};
+            }),
+        OpDef.of(
+            "Conv2DBackpropInput",
+            c ->
+                one(
+                    Convolution.conv2dBackpropInput(
+                        c.in(0),
+                        c.in(1),
+                        new Shape(c.attrs().ints("input_shape")),
+                        padMode(c.attrs()),
+                        pad4(c.attrs()),
+                        hw(c.attrs(), "stride"),
+                        hw(c.attrs(), "dilation"),
+                        c.attrs().integer("group", 1),
+                        c.blas())),
+            null),
+        OpDef.of(
+            "Conv2DBackpropFilter",
+            c ->
+                one(
+                    Convolution.conv2dBackpropFilter(
+                        c.in(0),
+                        c.in(1),
+                        new Shape(c.attrs().ints("filter_shape")),
+                        padMode(c.attrs()),
+                        pad4(c.attrs()),
+                        hw(c.attrs(), "stride"),
+                        hw(c.attrs(), "dilation"),
+                        c.attrs().integer("group", 1),
+                        c.blas())),
+            null),
+        OpDef.of(
+            "MaxPool",
+            c ->
+                one(
+                    Pooling.maxPool(
+                        c.in(0),
+                        hw(c.attrs(), "kernel_size"),
+                        hw(c.attrs(), "strides"),
+                        padMode(c.attrs()))),
+            g -> one(g.op("MaxPoolGrad", g.attrs(), g.in(0), g.dout(0)))),
+        OpDef.of(
+            "MaxPoolGrad",
+            c ->
+                one(
+                    Pooling.maxPoolGrad(
+                        c.in(0),
+                        c.in(1),
+                        hw(c.attrs(), "kernel_size"),
+                        hw(c.attrs(), "strides"),
+                        padMode(c.attrs()))),
+            null),
+        OpDef.of(
+            "AvgPool",
+            c ->
+                one(
+                    Pooling.avgPool(
+                        c.in(0),
+                        hw(c.attrs(), "kernel_size"),
+                        hw(c.attrs(), "strides"),
+                        padMode(c.attrs()))),
+            g -> one(g.op("AvgPoolGrad", g.attrs(), g.in(0), g.dout(0)))),
+        OpDef.of(
+            "AvgPoolGrad",
+            c ->
+                one(
+                    Pooling.avgPoolGrad(
+                        c.in(0),
+                        c.in(1),
+                        hw(c.attrs(), "kernel_size"),
+                        hw(c.attrs(), "strides"),
+                        padMode(c.attrs()))),
+            null),
+        new OpDef(
+            "BatchNorm",
+            c -> {
+              boolean training = c.attrs().bool("is_training", false);
+              Normalization.BatchNormResult r =
+                  Normalization.batchNorm(
+                      c.in(0),
+                      c.in(1),
+                      c.in(2),
+                      c.in(3),
+                      c.in(4),
+                      training,
+                      c.attrs().real("epsilon"),
+                      c.attrs().real("momentum"));
+              if (training) {
+                // MindSpore's BatchNorm updates its moving-statistics Parameters in place.
+                c.var(3).set(r.movingMean());
+                c.var(4).set(r.movingVariance());
+              }
+              return new Tensor[] {r.y(), r.batchMean(), r.batchVariance()};
+            },
+            g -> {
+              Tensor[] d =
+                  g.ops(
+                      "BatchNormGrad",
+                      g.attrs(),
+                      g.dout(0),
+                      g.in(0),
+                      g.in(1),
+                      g.attrs().bool("is_training", false) ? g.out(1) : g.in(3),
+                      g.attrs().bool("is_training", false) ? g.out(2) : g.in(4));
+              return new Tensor[] {d[0], d[1], d[2], null, null};
+            },
+            true),
+        OpDef.of(
+            "BatchNormGrad",
+            c -> {
+              Normalization.NormGrads r =
+                  Normalization.batchNormGrad(
+                      c.in(0),
+                      c.in(1),
+                      c.in(2),
+                      c.in(3),
+                      c.in(4),
+                      c.attrs().bool("is_training", false),
+                      c.attrs().real("epsilon"));
+              return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
+            },
+            null),
+        OpDef.of(
+            "LayerNorm",
+            c -> {
+              Normalization.LayerNormResult r =
+                  Normalization.layerNorm(
+                      c.in(0),
+                      c.in(1),
+                      c.in(2),
+                      c.attrs().integer("begin_norm_axis", 1),
+                      c.attrs().integer("begin_params_axis", 1),
+                      c.attrs().real("epsilon"));
+              return new Tensor[] {r.y(), r.mean(), r.rstd()};
+            },
+            g -> {
+              Tensor[] d =
+                  g.ops(
+                      "LayerNormGrad", g.attrs(), g.in(0), g.dout(0), g.out(1), g.out(2), g.in(1));
+              return new Tensor[] {d[0], d[1], d[2]};
+            }),
+        OpDef.of(
+            "LayerNormGrad",
+            c -> {
+              Normalization.NormGrads r =
+                  Normalization.layerNormGrad(
+                      c.in(0),
+                      c.in(1),
+                      c.in(2),
+                      c.in(3),
+                      c.in(4),
+                      c.attrs().integer("begin_norm_axis", 1),
+                      c.attrs().integer("begin_params_axis", 1));
+              return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
+            },
+            null),
+        OpDef.of(
+            "GeLU",
+            c -> one(NnActivations.gelu(c.in(0))),
+            g -> one(g.op("GeLUGrad", NONE, g.dout(0), g.in(0)))),
+        OpDef.of("GeLUGrad", c -> one(NnActivations.geluGrad(c.in(0), c.in(1))), null),
+        new OpDef(
+            "Dropout",
+            c -> {
+              NnActivations.DropoutResult r =
+                  NnActivations.dropout(
+                      c.in(0), c.attrs().real("keep_prob"), (RandomGenerator) c.attrs().get("rng"));
+              return new Tensor[] {r.output(), r.mask()};
+            },
+            g -> one(g.op("DropoutGrad", g.attrs(), g.dout(0), g.out(1))),
+            true),
+        OpDef.of(
+            "DropoutGrad",
+            c -> one(NnActivations.dropoutGrad(c.in(0), c.in(1), c.attrs().real("keep_prob"))),
+            null),
+        OpDef.of(
+            "SoftmaxCrossEntropyWithLogits",
+            c -> {
+              NnLosses.LossAndGrad r = NnLosses.softmaxCrossEntropyWithLogits(c.in(0), c.in(1));
+              return new Tensor[] {r.loss(), r.backprop()};
+            },
+            g -> {
+              Tensor d = g.op("ExpandDims", Attrs.of("axis", -1), g.dout(0));
+              return new Tensor[] {g.op("Mul", NONE, d, g.out(1)), null};
+            }),
+        OpDef.of(
+            "SparseSoftmaxCrossEntropyWithLogits",
+            c ->
+                one(
+                    NnLosses.sparseSoftmaxCrossEntropyWithLogits(
+                        c.in(0), c.in(1), c.attrs().bool("is_grad", false))),
+            g -> {
+              Tensor grad = g.op("SparseSoftmaxCrossEntropyWithLogitsGrad", NONE, g.in(0), g.in(1));
+              return new Tensor[] {g.op("Mul", NONE, grad, g.dout(0)), null};
+            }),
+        OpDef.of(
+            "SparseSoftmaxCrossEntropyWithLogitsGrad",
+            c -> one(NnLosses.sparseSoftmaxCrossEntropyWithLogitsGrad(c.in(0), c.in(1))),
+            null));
+  }
+
+  private static Tensor[] batchMatMulGrad(GradRule.Call g) {
+    boolean ta = g.attrs().bool("transpose_a", false);
+    boolean tb = g.attrs().bool("transpose_b", false);
+    Tensor x = g.in(0);
+    Tensor y = g.in(1);
+    Tensor d = g.dout(0);
+    Tensor dx = null;
+    Tensor dy = null;
+    if (g.needs(0)) {
+      dx = ta ? bmm(g, y, d, tb, true) : bmm(g, d, y, false, !tb);
+      dx = g.sumTo(dx, x.shape());
+    }
+    if (g.needs(1)) {
+      dy = tb ? bmm(g, d, x, true, ta) : bmm(g, x, d, !ta, false);
+      dy = g.sumTo(dy, y.shape());
+    }
+    return new Tensor[] {dx, dy};
+  }
+
+  private static Tensor bmm(GradRule.Call g, Tensor a, Tensor b, boolean ta, boolean tb) {
+    return g.op("BatchMatMul", Attrs.of("transpose_a", ta, "transpose_b", tb), a, b);
+  }
+}

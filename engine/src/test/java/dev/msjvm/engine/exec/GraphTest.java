@@ -1,0 +1,106 @@
+package dev.msjvm.engine.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.GradCheck;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GraphTest {
+  private final Runtime rt = new Runtime(NaiveBlas::new);
+
+  /** One SGD step of a linear model with a squared loss: returns the loss, updates w. */
+  private Tensor step(Variable w, Tensor x, Tensor y) {
+    Tape tape = rt.push();
+    Tensor pred = rt.apply("MatMul", Attrs.EMPTY, x, w)[0];
+    Tensor err = rt.apply("Sub", Attrs.EMPTY, pred, y)[0];
+    Tensor loss =
+        rt.apply(
+                "ReduceMean",
+                Attrs.of("axis", List.of(), "keep_dims", false),
+                rt.apply("Square", Attrs.EMPTY, err)[0])[0];
+    rt.pop(tape);
+    Tensor g = Autodiff.gradients(rt, tape, List.of(loss), null, List.of(w)).get(0);
+    Tensor upd = rt.apply("ScalarOp", Attrs.of("op", "Mul", "scalar", 0.1, "left", false), g)[0];
+    rt.apply("Assign", Attrs.EMPTY, w, rt.apply("Sub", Attrs.EMPTY, w, upd)[0]);
+    return loss;
+  }
+
+  @Test
+  void aTracedTrainingStepReplaysLikeEagerSteps() {
+    Tensor x = GradCheck.random(1, -1, 1, 8, 3);
+    Tensor y = GradCheck.random(2, -1, 1, 8, 2);
+    Tensor w0 = GradCheck.random(3, -1, 1, 3, 2);
+    Variable eager = new Variable("w", w0);
+    double[] expected = new double[4];
+    for (int s = 0; s < 4; s++) {
+      expected[s] = step(eager, x, y).getDouble(0);
+    }
+    Variable traced = new Variable("w", w0);
+    Tape trace = rt.push();
+    Tensor xa = x.alias();
+    Tensor ya = y.alias();
+    trace.addLeaves(List.of(xa, ya));
+    Tensor loss0 = step(traced, xa, ya);
+    rt.pop(trace);
+    assertFalse(trace.valueRead());
+    Graph graph = Graph.compile(trace, List.of(xa, ya), List.of(loss0));
+    assertEquals(expected[0], loss0.getDouble(0), 0);
+    for (int s = 1; s < 4; s++) {
+      assertEquals(expected[s], graph.run(rt, List.of(x, y)).get(0).getDouble(0), 0);
+    }
+    for (int i = 0; i < w0.size(); i++) {
+      assertEquals(eager.value().getDouble(i), traced.value().getDouble(i), 0);
+    }
+    assertTrue(graph.opNames().contains("Assign"));
+    assertTrue(expected[3] < expected[0]);
+  }
+
+  @Test
+  void readingATracedValueMarksTheTrace() {
+    Tensor x = GradCheck.random(1, -1, 1, 2);
+    Tape trace = rt.push();
+    trace.addLeaves(List.of(x));
+    Tensor y = rt.apply("Neg", Attrs.EMPTY, x)[0];
+    rt.noteValueRead(GradCheck.random(5, 0, 1, 1), "item()");
+    assertFalse(trace.valueRead());
+    rt.noteValueRead(y, "item()");
+    rt.pop(trace);
+    assertTrue(trace.valueRead());
+  }
+
+  @Test
+  void missingGradientsAndOperatorsAreClearErrors() {
+    MsException e = assertThrows(MsException.class, () -> rt.apply("NoSuchOp", Attrs.EMPTY));
+    assertEquals("The operator 'NoSuchOp' is not supported by msjvm yet.", e.getMessage());
+    Tensor x = GradCheck.random(1, 0.5, 1, 3);
+    Tape tape = rt.push();
+    Tensor d = rt.apply("ReluGrad", Attrs.EMPTY, x, x)[0];
+    rt.pop(tape);
+    e =
+        assertThrows(
+            MsException.class, () -> Autodiff.gradients(rt, tape, List.of(d), null, List.of(x)));
+    assertTrue(e.getMessage().contains("'ReluGrad'"), e.getMessage());
+  }
+
+  @Test
+  void unusedInputsGetZeroGradients() {
+    Tensor x = GradCheck.random(1, -1, 1, 3);
+    Tensor z = GradCheck.random(2, -1, 1, 2);
+    Tape tape = rt.push();
+    Tensor y = rt.apply("Square", Attrs.EMPTY, x)[0];
+    rt.pop(tape);
+    List<Tensor> g = Autodiff.gradients(rt, tape, List.of(y), null, List.of(x, z));
+    assertEquals(2 * x.getDouble(1), g.get(0).getDouble(1), 1e-12);
+    assertEquals(0.0, g.get(1).getDouble(0));
+    assertEquals(z.shape(), g.get(1).shape());
+  }
+}

@@ -1,0 +1,100 @@
+"""GRAPH_MODE: a cell's ``construct`` traced once into a Java graph, then replayed without Python.
+
+The first call for an input signature (shapes, dtypes, non-tensor arguments, training flag) runs
+``construct`` eagerly while the engine records every operator; the recording becomes a graph that
+later calls replay in Java (forward, backward and optimizer updates of a ``TrainOneStepCell``
+alike). If ``construct`` read a traced value in Python (``item()``, ``print``, a data-dependent
+``if``), the graph would freeze that decision, so such a cell keeps running eagerly instead, as a
+MindSpore user would expect from PYNATIVE. Graphs are kept per cell and signature (a new shape
+traces again).
+"""
+from mindspore._host import host
+
+_EAGER = object()  # cache entry of a signature whose trace read a value
+
+
+def _tensor_cls():
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    return Tensor
+
+
+def _signature(args, training):
+    tensor = _tensor_cls()
+    key = [training]
+    for a in args:
+        if isinstance(a, tensor):
+            key.append(("T", a.shape, a.dtype))
+        else:
+            try:
+                hash(a)
+                key.append(("V", type(a), a))
+            except TypeError:
+                return None
+    return tuple(key)
+
+
+def _flatten(value, tensors):
+    """A template of ``value`` with tensors replaced by their index in ``tensors``."""
+    tensor = _tensor_cls()
+    if isinstance(value, tensor):
+        tensors.append(value)
+        return ("T", len(tensors) - 1)
+    if isinstance(value, tuple):
+        return ("tuple", [_flatten(v, tensors) for v in value])
+    if isinstance(value, list):
+        return ("list", [_flatten(v, tensors) for v in value])
+    if value is None or isinstance(value, (str, bool)):
+        return ("V", value)
+    return None
+
+
+def _rebuild(template, tensors):
+    kind, body = template
+    if kind == "T":
+        return tensors[body]
+    if kind == "tuple":
+        return tuple(_rebuild(t, tensors) for t in body)
+    if kind == "list":
+        return [_rebuild(t, tensors) for t in body]
+    return body
+
+
+def _has_unknown(template):
+    if template is None:
+        return True
+    kind, body = template
+    return kind in ("tuple", "list") and any(_has_unknown(t) for t in body)
+
+
+def call(cell, args):
+    """Runs ``cell(*args)`` in GRAPH_MODE."""
+    h = host()
+    tensor = _tensor_cls()
+    key = _signature(args, cell.training)
+    cache = cell.__dict__.setdefault("_msjvm_graphs", {})
+    entry = cache.get(key) if key is not None else _EAGER
+    if entry is _EAGER:
+        return cell.construct(*args)
+    if entry is not None:
+        graph, template = entry
+        inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
+        outs = [tensor._wrap(o.java) for o in h.runGraph(graph, inputs)]  # pylint: disable=protected-access
+        return _rebuild(template, outs)
+    traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
+              for a in args]
+    leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
+    tape = h.tapePush(leaves).java
+    try:
+        out = cell.construct(*traced)
+    except BaseException:
+        h.tapeReset()
+        raise
+    h.tapePop(tape)
+    results = []
+    template = _flatten(out, results)
+    if tape.valueRead() or _has_unknown(template):
+        cache[key] = _EAGER
+    else:
+        graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
+        cache[key] = (graph, template)
+    return out
