@@ -22,6 +22,19 @@ def _is_parameter_generated(name):
     return isinstance(name, str) and name.startswith(_GENERATED_PREFIX)
 
 
+def _take_deferred(param, tensor):
+    """Parameter(initializer(...)): initialize now, or keep the initializer for later."""
+    from mindspore import context  # pylint: disable=import-outside-toplevel
+    parallel = context.get_auto_parallel_context("parallel_mode") in ("semi_auto_parallel", "auto_parallel")
+    if type(param).init_param and not parallel:
+        param._java = tensor.init_data()._java  # pylint: disable=protected-access
+        return
+    param.init = tensor.init
+    param._init_shape = tensor.shape  # pylint: disable=protected-access
+    param._init_dtype = tensor.dtype  # pylint: disable=protected-access
+    param.init_mode = tensor
+
+
 class Parameter(Tensor):
     """``Parameter(default_input, name=None, requires_grad=True, layerwise_parallel=False,
     parallel_optimizer=True)``."""
@@ -30,7 +43,9 @@ class Parameter(Tensor):
                  parallel_optimizer=True, storage_format='', device=None):
         # pylint: disable=super-init-not-called,unused-argument
         ndarray = _numpy_array_type()
-        if isinstance(default_input, Tensor):
+        if isinstance(default_input, Tensor) and default_input.init is not None:
+            _take_deferred(self, default_input)
+        elif isinstance(default_input, Tensor):
             self._java = default_input._java
         elif isinstance(default_input, str):
             # MindSpore hands strings to Tensor, whose check rejects them with its own message.
@@ -113,6 +128,23 @@ class Parameter(Tensor):
     def data(self):
         return self
 
+    # ---- Deferred initialization: Parameter(initializer(...)) ----
+    # As MindSpore 2.10: the initializer runs at construction, except inside no_init_parameters()
+    # (``init_param`` is False) or in (semi-)auto-parallel mode; then ``init_data()`` (or the first
+    # use of the data) runs it.
+    init_param = True
+    init_mode = None
+
+    def init_data(self, layout=None, set_sliced=False):  # pylint: disable=arguments-renamed,unused-argument
+        """Runs a deferred initializer (once); returns this parameter."""
+        if self.init_mode is None or not self.has_init:
+            return self
+        self._java = self.init_mode.init_data()._java
+        self.init = None
+        self.init_mode = None
+        return self
+    # ---- end of deferred initialization ----
+
     def set_data(self, data):
         """Replaces the values (same shape); returns self."""
         if not isinstance(data, Tensor):
@@ -121,6 +153,8 @@ class Parameter(Tensor):
             raise ValueError(f"Can not change the shape of Parameter which has been initialized. "
                              f"Current shape is {self.shape}, and incoming is {data.shape}.")
         self._java = (data if data.dtype == self.dtype else data.astype(self.dtype))._java
+        self.init = None  # a deferred initializer is not needed any more
+        self.init_mode = None
         return self
 
     def clone(self, init='same'):  # pylint: disable=unused-argument
