@@ -71,9 +71,9 @@ class Initializer:
     # Engine fill: a Java tensor of ``shape`` and ``dtype`` holding this initializer's values.
     # Built-in initializers override _fill; other subclasses run _initialize on a numpy array.
     def _fill(self, shape, dtype):
-        import numpy as np  # pylint: disable=import-outside-toplevel
         if type(self)._initialize is Initializer._initialize:
             raise NotImplementedError('Must be overridden!')
+        import numpy as np  # pylint: disable=import-outside-toplevel
         arr = np.zeros(tuple(shape), dtype=mstype.dtype_to_nptype(dtype))
         self._initialize(arr)
         return Tensor(arr, dtype)._java
