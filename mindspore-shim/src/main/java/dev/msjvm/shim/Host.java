@@ -46,6 +46,13 @@ public final class Host {
     return session;
   }
 
+  /**
+   * A new fill and seed-stream host for {@code mindspore.common.initializer} (one per interpreter).
+   */
+  public InitHost initializers() {
+    return new InitHost(session);
+  }
+
   /** Whether hardware for a MindSpore {@code device_target} ("CPU", "GPU", "Ascend") is present. */
   public boolean deviceAvailable(String deviceTarget) {
     return devices.available(deviceTarget);

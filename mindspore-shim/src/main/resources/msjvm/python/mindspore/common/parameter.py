@@ -23,6 +23,19 @@ def _is_parameter_generated(name):
     return isinstance(name, str) and name.startswith(_GENERATED_PREFIX)
 
 
+def _take_deferred(param, tensor):
+    """Parameter(initializer(...)): initialize now, or keep the initializer for later."""
+    from mindspore import context  # pylint: disable=import-outside-toplevel
+    parallel = context.get_auto_parallel_context("parallel_mode") in ("semi_auto_parallel", "auto_parallel")
+    if type(param).init_param and not parallel:
+        return tensor.init_data()._java  # pylint: disable=protected-access
+    param.init = tensor.init
+    param._init_shape = tensor.shape  # pylint: disable=protected-access
+    param._init_dtype = tensor.dtype  # pylint: disable=protected-access
+    param.init_mode = tensor
+    return None
+
+
 class Parameter(Tensor):
     """``Parameter(default_input, name=None, requires_grad=True, layerwise_parallel=False,
     parallel_optimizer=True)``."""
@@ -31,7 +44,10 @@ class Parameter(Tensor):
                  parallel_optimizer=True, storage_format='', device=None):
         # pylint: disable=super-init-not-called,unused-argument
         ndarray = _numpy_array_type()
-        if isinstance(default_input, Tensor):
+        value = None
+        if isinstance(default_input, Tensor) and default_input.init is not None:
+            value = _take_deferred(self, default_input)
+        elif isinstance(default_input, Tensor):
             value = host().valueOf(default_input._java).java
         elif isinstance(default_input, str):
             # MindSpore hands strings to Tensor, whose check rejects them with its own message.
@@ -44,7 +60,8 @@ class Parameter(Tensor):
             value = Tensor(float(default_input))._java
         else:
             value = Tensor(default_input)._java
-        self._java = host().variable(PARAMETER_NAME_DEFAULT, value).java
+        if value is not None:
+            self._java = host().variable(PARAMETER_NAME_DEFAULT, value).java
         self.name = name
         self.requires_grad = requires_grad
         self.layerwise_parallel = layerwise_parallel
@@ -70,7 +87,8 @@ class Parameter(Tensor):
             raise ValueError("The type of the Parameter's name should be 'string' or 'None', "
                              "but got {}.".format(type(name_)))
         self._name = name_
-        self._java.rename(name_)
+        if "_java" in self.__dict__:
+            self._java.rename(name_)
 
     @property
     def requires_grad(self):
@@ -116,6 +134,24 @@ class Parameter(Tensor):
     def data(self):
         return self
 
+    # ---- Deferred initialization: Parameter(initializer(...)) ----
+    # As MindSpore 2.10: the initializer runs at construction, except inside no_init_parameters()
+    # (``init_param`` is False) or in (semi-)auto-parallel mode; then ``init_data()`` (or the first
+    # use of the data) runs it.
+    init_param = True
+    init_mode = None
+
+    def init_data(self, layout=None, set_sliced=False):  # pylint: disable=arguments-renamed,unused-argument
+        """Runs a deferred initializer (once); returns this parameter."""
+        if self.init_mode is None or not self.has_init:
+            return self
+        value = self.init_mode.init_data()._java
+        self.init = None
+        self.init_mode = None
+        self._java = host().variable(self.name, value).java
+        return self
+    # ---- end of deferred initialization ----
+
     def set_data(self, data):
         """Replaces the values (same shape); returns self."""
         if not isinstance(data, Tensor):
@@ -123,7 +159,13 @@ class Parameter(Tensor):
         if data.shape != self.shape:
             raise ValueError(f"Can not change the shape of Parameter which has been initialized. "
                              f"Current shape is {self.shape}, and incoming is {data.shape}.")
-        host().setVariable(self._java, (data if data.dtype == self.dtype else data.astype(self.dtype))._java)
+        value = (data if data.dtype == self.dtype else data.astype(self.dtype))._java
+        if "_java" in self.__dict__:
+            host().setVariable(self._java, value)
+        else:
+            self._java = host().variable(self.name, value).java
+        self.init = None  # a deferred initializer is not needed any more
+        self.init_mode = None
         return self
 
     def clone(self, init='same'):  # pylint: disable=unused-argument

@@ -12,6 +12,8 @@ def set_seed(seed):
         # MindSpore seeds numpy too, whose bound and text this is.
         raise ValueError("Seed must be between 0 and 2**32 - 1")
     session().setSeed(seed)
+    from mindspore.common.initializer import _reseed  # pylint: disable=import-outside-toplevel
+    _reseed(seed)
 
 
 def get_seed():

@@ -68,6 +68,9 @@ class Tensor:
         if dtype is not None and not isinstance(dtype, mstype.Type):
             name = getattr(dtype, "__name__", str(dtype))
             raise TypeError(f"For 'Tensor', the 'dtype' should be one of {_DTYPE_LIST}, but got '{name}'.")
+        if init is not None:
+            _defer_init(self, input_data, dtype, shape, init)
+            return
         ndarray = _numpy_array_type()
         if input_data is None:
             if shape is None:
@@ -98,6 +101,32 @@ class Tensor:
         target = dtype or _infer_dtype(values)
         self._java = host().tensorOf(target.engine_name, dims, values).java
 
+    # ---- Deferred initialization (``Tensor(shape=..., dtype=..., init=One())``, ``initializer``) ----
+    # A deferred tensor has ``init`` set and no ``_java`` yet; ``init_data()`` fills it, and so does
+    # the first use of its data (``__getattr__`` runs only when ``_java`` is missing). MindSpore 2.10
+    # fills on ``asnumpy()`` too but raises for an operator on an uninitialized tensor.
+    init = None
+
+    @property
+    def has_init(self):
+        """Whether this tensor still waits for ``init_data()``."""
+        return self.init is not None
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):  # pylint: disable=unused-argument
+        """Fills this tensor from its ``init`` (once) and returns it."""
+        if self.init is None:
+            raise TypeError("init_data must be set Tensor.init, init can't be None")
+        from mindspore.common.initializer import _fill_java  # pylint: disable=import-outside-toplevel
+        self._java = _fill_java(self.init, self._init_shape if shape is None else tuple(shape), self._init_dtype)
+        self.init = None
+        return self
+
+    def __getattr__(self, name):
+        if name == "_java" and self.__dict__.get("init") is not None:
+            return self.init_data()._java
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    # ---- end of deferred initialization ----
+
     @classmethod
     def _wrap(cls, java):
         t = cls.__new__(cls)
@@ -107,11 +136,15 @@ class Tensor:
     @property
     def shape(self):
         """The dimensions, as a tuple."""
+        if self.init is not None:
+            return self._init_shape
         return tuple(host().tensorShape(self._java))
 
     @property
     def dtype(self):
         """The element type (``mindspore.float32``...)."""
+        if self.init is not None:
+            return self._init_dtype
         return mstype._by_engine_name(host().tensorDtype(self._java))  # pylint: disable=protected-access
 
     @property
@@ -157,9 +190,13 @@ class Tensor:
         return np.array(self.tolist(), dtype=mstype.dtype_to_nptype(self.dtype))
 
     def __str__(self):
+        if self.init is not None:
+            return _uninitialized_text(self)
         return host().tensorStr(self._java)
 
     def __repr__(self):
+        if self.init is not None:
+            return _uninitialized_text(self)
         return host().tensorRepr(self._java)
 
     def __len__(self):
@@ -334,6 +371,22 @@ class Tensor:
 
     def __abs__(self):
         return self._unary("Abs")
+
+
+def _defer_init(tensor, input_data, dtype, shape, init):
+    """Makes ``tensor`` a deferred one (MindSpore's checks for ``Tensor(..., init=...)``)."""
+    if input_data is not None and shape is not None:
+        raise ValueError(f"When initializing a tensor with 'input_data', 'shape' should be set to None."
+                         f"But got shape: {shape}.")
+    if shape is None or dtype is None:
+        raise ValueError("init, dtype and shape must have values at the same time.")
+    tensor.init = init
+    tensor._init_shape = (shape,) if isinstance(shape, int) else tuple(shape)  # pylint: disable=protected-access
+    tensor._init_dtype = dtype  # pylint: disable=protected-access
+
+
+def _uninitialized_text(tensor):
+    return f"Tensor(shape={list(tensor.shape)}, dtype={tensor.dtype}, value=\n<uninitialized>)"
 
 
 def _from_numpy(array, dtype):

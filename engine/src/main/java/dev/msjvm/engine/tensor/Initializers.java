@@ -1,0 +1,189 @@
+package dev.msjvm.engine.tensor;
+
+/**
+ * The random fills behind {@code mindspore.common.initializer}, reproducing MindSpore 2.10's {@code
+ * _random_normal}, {@code _random_uniform} and {@code _truncated_normal}: one {@link RandomPhilox}
+ * stream per call (MindSpore draws each call's seed from numpy's global generator, see {@link
+ * RandomMt19937#nextOpSeed()}), arithmetic in double on float32 arguments, results rounded to
+ * float32. MindSpore splits large buffers over threads with skip-ahead; each thread starts where
+ * the previous one stopped, so the values are those of one sequential stream, which is what these
+ * methods produce.
+ *
+ * <p>Example: {@code normal(seed, 6, 0f, 0.01f)} are the six values MindSpore gives a 2x3 {@code
+ * Normal()} parameter whose seed was {@code seed}.
+ */
+public final class Initializers {
+  private static final double PI = 3.1415926f; // MindSpore's float constant, widened
+  private static final double MIN_UNIT = 1.0e-7f;
+  private static final double TWO_POW_32 = 4294967296.0;
+  private static final double ROOT_TWO = 1.4142135f; // MindSpore's float constant, widened
+
+  private Initializers() {}
+
+  /**
+   * {@code n} normal values by Box-Muller on pairs of mantissa-built units in [0, 1): the cosine
+   * branch first, then the sine branch.
+   */
+  public static float[] normal(long seed, int n, float mean, float sigma) {
+    RandomPhilox g = new RandomPhilox(seed);
+    float[] out = new float[n];
+    for (int i = 0; i < n; i += 2) {
+      double u1 = Math.max(unitFromMantissa(g.nextInt()), MIN_UNIT);
+      double u2 = Math.max(unitFromMantissa(g.nextInt()), MIN_UNIT);
+      double x = StrictMath.sqrt(-2.0 * StrictMath.log(u1)) * sigma;
+      double y = 2.0 * PI * u2;
+      out[i] = (float) (mean + x * StrictMath.cos(y));
+      if (i + 1 < n) {
+        out[i + 1] = (float) (mean + x * StrictMath.sin(y));
+      }
+    }
+    return out;
+  }
+
+  /** {@code n} uniform values in [a, b): {@code (b - a) * (word / 2^32) + a}. */
+  public static float[] uniform(long seed, int n, float a, float b) {
+    RandomPhilox g = new RandomPhilox(seed);
+    float[] out = new float[n];
+    double width = (double) b - (double) a;
+    for (int i = 0; i < n; i++) {
+      out[i] = (float) (width * unit(g.nextInt()) + a);
+    }
+    return out;
+  }
+
+  /**
+   * {@code n} values of the normal distribution ({@code mean}, {@code sigma}) truncated to [a, b],
+   * by inverting the CDF of a uniform draw between CDF(a) and CDF(b).
+   */
+  public static float[] truncatedNormal(
+      long seed, int n, float a, float b, float mean, float sigma) {
+    if (!(sigma > 0)) {
+      throw new IllegalArgumentException("TruncatedNormal: invalid sigma " + sigma + ".");
+    }
+    RandomPhilox g = new RandomPhilox(seed);
+    double alpha = ((double) a - mean) / sigma;
+    double beta = ((double) b - mean) / sigma;
+    double cdfA = erfc(-alpha / ROOT_TWO) / 2.0;
+    double cdfB = erfc(-beta / ROOT_TWO) / 2.0;
+    float[] out = new float[n];
+    for (int i = 0; i < n; i++) {
+      double p = cdfA + unit(g.nextInt()) * (cdfB - cdfA);
+      double x = -erfcInv(2.0 * p) * ROOT_TWO;
+      out[i] = (float) (mean + x * sigma);
+    }
+    return out;
+  }
+
+  /** A float in [0, 1) from the low 23 bits of {@code word} (1.m - 1). */
+  static double unitFromMantissa(int word) {
+    return Float.intBitsToFloat((word & 0x7fffff) | (127 << 23)) - 1.0f;
+  }
+
+  private static double unit(int word) {
+    return Integer.toUnsignedLong(word) / TWO_POW_32;
+  }
+
+  /** The complementary error function, to about 1e-13 relative (series / continued fraction). */
+  static double erfc(double x) {
+    if (Double.isNaN(x)) {
+      return x;
+    }
+    if (x < 0) {
+      return 2.0 - erfc(-x);
+    }
+    if (x < 2.0) {
+      // erf(x) = 2/sqrt(pi) * exp(-x^2) * sum (2x^2)^k x / (1*3*...*(2k+1)): no cancellation.
+      double term = x;
+      double sum = x;
+      double x2 = 2 * x * x;
+      for (int k = 1; k < 200; k++) {
+        term *= x2 / (2 * k + 1);
+        sum += term;
+        if (term < sum * 1e-17) {
+          break;
+        }
+      }
+      return 1.0 - 2.0 / Math.sqrt(Math.PI) * Math.exp(-x * x) * sum;
+    }
+    if (x > 27.3) {
+      return 0.0;
+    }
+    // Lentz's method on erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))).
+    double tiny = 1e-300;
+    double f = x;
+    double c = x;
+    double d = 0;
+    for (int k = 1; k < 5000; k++) {
+      double ak = k / 2.0;
+      d = x + ak * d;
+      d = 1.0 / (Math.abs(d) < tiny ? tiny : d);
+      c = x + ak / c;
+      if (Math.abs(c) < tiny) {
+        c = tiny;
+      }
+      double delta = c * d;
+      f *= delta;
+      if (Math.abs(delta - 1.0) < 1e-16) {
+        break;
+      }
+    }
+    return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
+  }
+
+  /** x with erfc(x) = z, z kept inside (0, 2) as MindSpore does (float neighbours of 0 and 2). */
+  static double erfcInv(double z) {
+    if (z <= 0) {
+      z = Math.nextUp(0.0f);
+    } else if (z >= 2.0) {
+      z = Math.nextDown(2.0f);
+    }
+    // erfc(x) = z  <=>  x = -Phi^{-1}(z / 2) / sqrt(2).
+    double q = z / 2.0;
+    double t = normalQuantile(q);
+    // Two Halley steps on Phi(t) = q, Phi(t) = erfc(-t / sqrt 2) / 2.
+    for (int i = 0; i < 2; i++) {
+      double e = 0.5 * erfc(-t / Math.sqrt(2.0)) - q;
+      double u = e * Math.sqrt(2 * Math.PI) * Math.exp(t * t / 2);
+      t = t - u / (1 + t * u / 2);
+    }
+    return -t / Math.sqrt(2.0);
+  }
+
+  /** Acklam's rational approximation of the standard normal quantile (about 1e-9 relative). */
+  static double normalQuantile(double p) {
+    final double[] a = {
+      -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+      1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00
+    };
+    final double[] b = {
+      -5.447609879822406e+01,
+      1.615858368580409e+02,
+      -1.556989798598866e+02,
+      6.680131188771972e+01,
+      -1.328068155288572e+01
+    };
+    final double[] c = {
+      -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+      -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00
+    };
+    final double[] d = {
+      7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00
+    };
+    double pLow = 0.02425;
+    if (p < pLow) {
+      double q = Math.sqrt(-2 * Math.log(p));
+      return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+          / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    }
+    if (p <= 1 - pLow) {
+      double q = p - 0.5;
+      double r = q * q;
+      return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5])
+          * q
+          / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    }
+    double q = Math.sqrt(-2 * Math.log(1 - p));
+    return -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+        / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+}

@@ -1,0 +1,108 @@
+package dev.msjvm.shim;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.job.Session;
+import dev.msjvm.engine.tensor.Initializers;
+import dev.msjvm.engine.tensor.RandomMt19937;
+import dev.msjvm.engine.tensor.Tensor;
+import java.security.SecureRandom;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code mindspore.common.initializer} calls: tensor fills and the seed stream of one
+ * interpreter.
+ *
+ * <p>MindSpore 2.10 seeds every random initializer call with {@code numpy.random.randint(1, 2**63)}
+ * from numpy's global generator, which {@code set_seed(s)} re-seeds with {@code s}. Here that
+ * generator is this object's {@link RandomMt19937}; the shim keeps one InitHost per interpreter (so
+ * ranks never share it) and calls {@link #reseed} from {@code set_seed}. Without a seed it starts
+ * from OS entropy, as numpy does. Example: after {@code reseed(42L)}, {@code normal(List.of(2, 3),
+ * 0.0, 0.01)} holds the values of MindSpore's {@code initializer(Normal(), [2, 3]).init_data()}
+ * after {@code set_seed(42)}.
+ */
+public final class InitHost {
+  private final Session session;
+  private RandomMt19937 seeds;
+
+  public InitHost(Session session) {
+    this.session = Objects.requireNonNull(session);
+    Long seed = session.seed();
+    reseed(seed);
+  }
+
+  /** Restarts the seed stream at {@code seed} ({@code numpy.random.seed}); null: OS entropy. */
+  public void reseed(Long seed) {
+    long s = seed != null ? seed : new SecureRandom().nextInt() & 0xffffffffL;
+    seeds = new RandomMt19937(s);
+  }
+
+  /** The Session this fills for. */
+  public Session session() {
+    return session;
+  }
+
+  /** The next per-call seed (numpy's {@code randint(low=1, high=1 << 63, dtype=int64)}). */
+  public long nextSeed() {
+    return seeds.nextOpSeed();
+  }
+
+  /** Normal values as float32, then cast to {@code dtype} (a DType name). */
+  public Tensor normal(String dtype, List<Integer> shape, double mean, double sigma) {
+    if (sigma < 0) {
+      throw MsException.valueError("sigma < 0");
+    }
+    Shape s = new Shape(shape);
+    return cast(
+        Tensor.ofFloats(s, Initializers.normal(nextSeed(), size(s), (float) mean, (float) sigma)),
+        dtype);
+  }
+
+  /** Uniform values in [a, b) as float32, then cast to {@code dtype}. */
+  public Tensor uniform(String dtype, List<Integer> shape, double a, double b) {
+    Shape s = new Shape(shape);
+    return cast(
+        Tensor.ofFloats(s, Initializers.uniform(nextSeed(), size(s), (float) a, (float) b)), dtype);
+  }
+
+  /** Truncated normal values as float32, then cast to {@code dtype}. */
+  public Tensor truncatedNormal(
+      String dtype, List<Integer> shape, double a, double b, double mean, double sigma) {
+    if (sigma < 0) {
+      throw MsException.valueError("sigma < 0");
+    }
+    if (sigma == 0) {
+      throw MsException.runtimeError("TruncatedNormal: invalid sigma " + (float) sigma + ".");
+    }
+    Shape s = new Shape(shape);
+    float[] values =
+        Initializers.truncatedNormal(
+            nextSeed(), size(s), (float) a, (float) b, (float) mean, (float) sigma);
+    return cast(Tensor.ofFloats(s, values), dtype);
+  }
+
+  /** Every element {@code value} (a Python bool, int or float), converted as numpy's fill does. */
+  public Tensor filled(String dtype, List<Integer> shape, Object value) {
+    Shape s = new Shape(shape);
+    return Tensor.of(DType.valueOf(dtype), s, Collections.nCopies(size(s), value));
+  }
+
+  private static Tensor cast(Tensor t, String dtype) {
+    DType target = DType.valueOf(dtype);
+    return t.dtype() == target ? t : t.astype(target);
+  }
+
+  private static int size(Shape s) {
+    long n = 1;
+    for (int d : s.dims()) {
+      n *= d;
+    }
+    if (n > Integer.MAX_VALUE) {
+      throw MsException.valueError("Error shape=" + s.dims());
+    }
+    return (int) n;
+  }
+}
