@@ -35,6 +35,7 @@ public final class Host {
   private final Session session;
   private final DeviceProbe devices;
   private final Runtime runtime;
+  private long randomStreams;
 
   public Host(Session session, DeviceProbe devices, Supplier<Blas> blas) {
     this.session = Objects.requireNonNull(session);
@@ -265,6 +266,18 @@ public final class Host {
     return graph.run(runtime, args.stream().map(Host::value).toList());
   }
 
+  /**
+   * A random stream for one random operator (Dropout): seeded from {@code seed} and the number of
+   * streams this interpreter made before, so reruns of a seeded script draw the same masks; from
+   * entropy when {@code seed} is negative (no {@code set_seed}).
+   */
+  public java.util.random.RandomGenerator randomStream(long seed) {
+    long n = randomStreams++;
+    return seed < 0
+        ? new java.util.SplittableRandom()
+        : new java.util.SplittableRandom(seed * 0x9E3779B97F4A7C15L + n);
+  }
+
   /** Sets a Parameter's value outside any graph ({@code set_data}). */
   public void setVariable(Variable v, Object value) {
     v.set(value(value));
@@ -295,6 +308,7 @@ public final class Host {
   /** An operator with its attributes, called from Python with tensors or variables. */
   public static final class BoundOp {
     private final Runtime runtime;
+    private long randomStreams;
     private final OpDef op;
     private final Attrs attrs;
 

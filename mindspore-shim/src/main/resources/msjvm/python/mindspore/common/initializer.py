@@ -12,7 +12,7 @@ import math
 import numbers
 from functools import reduce
 
-from mindspore._host import host, session
+from mindspore._host import host
 from mindspore.common import dtype as mstype
 from mindspore.common.seed import get_seed
 from mindspore.common.tensor import Tensor

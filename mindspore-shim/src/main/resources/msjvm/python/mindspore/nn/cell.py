@@ -10,6 +10,7 @@ from collections import OrderedDict
 from mindspore._host import host, session
 from mindspore.common import _graph
 from mindspore.common.parameter import Parameter, _is_parameter_generated
+from mindspore.ops.primitive import Primitive
 
 __all__ = ["Cell"]
 
@@ -74,6 +75,58 @@ class Cell:
         if not kwargs and _graph_mode() and not host().recording():
             return _graph.call(self, args)
         return self.construct(*args, **kwargs)
+
+    @property
+    def cls_name(self):
+        return type(self).__name__
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        """Registers ``child_cell`` as sub-cell ``child_name``."""
+        if not isinstance(child_name, str) or not child_name or '.' in child_name:
+            raise KeyError(f"For 'insert_child_to_cell', the parameter 'child_name' must be a non-empty string "
+                           f"without '.', but got {child_name}.")
+        if child_cell is not None and not isinstance(child_cell, Cell):
+            raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
+                            f"but got type {type(child_cell)}.")
+        self._cells[child_name] = child_cell
+
+    def set_grad(self, requires_grad=True):
+        object.__setattr__(self, "requires_grad", requires_grad)
+        return self
+
+    def init_parameters_data(self, auto_parallel_mode=False):  # pylint: disable=unused-argument
+        """Materializes parameters whose initialization was deferred; returns {name: parameter}."""
+        for param in self.get_parameters():
+            if getattr(param, "has_init", False):
+                param.init_data()
+        return self.parameters_dict()
+
+    def recompute(self, **kwargs):
+        """Marks every primitive of this cell (and its sub-cells) for recomputation in the backward pass."""
+        mode = kwargs.get("mode", True)
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "_recompute", mode)
+            for value in cell.__dict__.values():
+                if isinstance(value, Primitive):
+                    value.recompute(mode)
+        return self
+
+    def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+        """Records a cell-level sharding strategy (applied by the parallel planner)."""
+        # pylint: disable=unused-argument
+        object.__setattr__(self, "_shard_config", {"in_strategy": in_strategy, "out_strategy": out_strategy,
+                                                   "parameter_plan": parameter_plan})
+        return self
+
+    def to_float(self, dst_type):
+        """Records the compute type of this cell's operators (float16/bfloat16/float32)."""
+        from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+        if dst_type not in (mstype.float16, mstype.float32, mstype.bfloat16):
+            raise ValueError(f"For 'to_float', the argument 'dst_type' should be mstype.float32, mstype.float16 or "
+                             f"mstype.bfloat16, but got {dst_type}.")
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "_float_dtype", dst_type)
+        return self
 
     def update_parameters_name(self, prefix='', recurse=True):
         """Prefixes the names of this cell's parameters (and its sub-cells' when recurse)."""

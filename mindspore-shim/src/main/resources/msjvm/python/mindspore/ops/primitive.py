@@ -6,6 +6,16 @@ call raises ``NotImplementedError`` naming the operator.
 """
 
 
+def _freeze(value):
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return id(value)
+
+
 def _plain(value):
     if value is None or isinstance(value, (bool, int, float, str)):
         return True
@@ -41,15 +51,20 @@ class Primitive:
                 flat.extend((key, value))
         return flat
 
-    def _run_engine(self, *inputs, name=None, all_outputs=False):
-        """Runs this operator in the engine (bound once per attribute set); tensors in, tensors out."""
+    def _run_engine(self, *inputs, name=None, all_outputs=False, extra=()):
+        """Runs this operator in the engine (bound once per attribute set); tensors in, tensors out.
+
+        ``extra`` holds alternating names and values of call-time attributes (Tile's multiples...).
+        """
         from mindspore._host import host  # pylint: disable=import-outside-toplevel
         from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
-        bound = self.__dict__.get("_bound_op")
-        if bound is None or name is not None:
-            bound = host().prepare(name or self.name, self._engine_attrs())
-            if name is None:
-                self.__dict__["_bound_op"] = bound
+        cache = self.__dict__.get("_bound_op")
+        if cache is None:
+            cache = self.__dict__["_bound_op"] = {}
+        key = (name, _freeze(extra))
+        bound = cache.get(key)
+        if bound is None:
+            bound = cache[key] = host().prepare(name or self.name, self._engine_attrs() + list(extra))
         args = [x._java if isinstance(x, Tensor) else x for x in inputs]  # pylint: disable=protected-access
         if all_outputs:
             return tuple(Tensor._wrap(t.java) for t in bound.callAll(*args))  # pylint: disable=protected-access

@@ -384,3 +384,10 @@ class AllGather(Primitive):
         super().__init__("AllGather")
         self.add_prim_attr("group", group if group is not None else _world_group())
         self.add_prim_attr("fusion", 0)
+
+
+from mindspore.ops.operations._nn_ops import (Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat,  # noqa: E402
+                                              Conv2D, Dropout, Gather, GeLU, LayerNorm, MaxPool, OneHot,
+                                              RealDiv, Select, SoftmaxCrossEntropyWithLogits,
+                                              SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
+                                              StridedSlice, Tile)

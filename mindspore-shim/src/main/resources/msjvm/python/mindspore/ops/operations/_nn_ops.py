@@ -1,0 +1,380 @@
+"""Neural-network, indexing and state primitives run by the engine's operator table.
+
+Constructor arguments, stored attributes and checks follow MindSpore 2.10's
+``mindspore/ops/operations/nn_ops.py`` and ``array_ops.py`` (e.g. ``Conv2D`` keeps ``stride`` as
+``(1, 1, h, w)`` and ``MaxPool`` keeps ``kernel_size`` as ``(1, 1, h, w)`` with an upper-case
+``pad_mode``). Arguments MindSpore passes at call time (``Tile``'s multiples, ``StridedSlice``'s
+begin/end/strides, ``Gather``'s axis, ``OneHot``'s depth) become engine attributes of that call.
+"""
+from mindspore.ops.primitive import Primitive
+
+
+def _tensor_cls():
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    return Tensor
+
+
+def _type_name(value):
+    if isinstance(value, _tensor_cls()):
+        return "Tensor"
+    return "string" if isinstance(value, str) else type(value).__name__
+
+
+def _check_tensors(prim, names, values):
+    tensor = _tensor_cls()
+    for name, value in zip(names, values):
+        if not isinstance(value, tensor):
+            raise TypeError(f"For '{prim}', the input '{name}' must be a Tensor, but got {_type_name(value)}.")
+
+
+def _pair(prim, arg_name, value, allow_four=True):
+    if isinstance(value, bool) or not isinstance(value, (int, tuple)):
+        raise TypeError(f"For '{prim}', the type of '{arg_name}' must be one of ['int', 'tuple'], "
+                        f"but got {type(value).__name__}.")
+    if isinstance(value, int):
+        value = (value, value)
+    elif len(value) == 4 and allow_four:
+        value = (value[2], value[3])
+    elif len(value) == 1:
+        value = (value[0], value[0])
+    if len(value) != 2 or any(isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in value):
+        raise ValueError(f"For '{prim}', the '{arg_name}' must be a positive int or a tuple of two or four "
+                         f"positive ints, but got {value}.")
+    return value
+
+
+class BiasAdd(Primitive):
+    """``x + bias`` along the channel dimension (dimension 1)."""
+
+    def __init__(self, data_format="NCHW"):
+        super().__init__("BiasAdd")
+        if data_format not in ("NCHW", "NHWC", "NCDHW"):
+            raise ValueError(f"For 'BiasAdd', the 'data_format' must be 'NCHW', 'NHWC' or 'NCDHW', "
+                             f"but got '{data_format}'.")
+        if data_format != "NCHW":
+            raise ValueError(f"For 'BiasAdd', msjvm supports only data_format 'NCHW', but got '{data_format}'.")
+        self.add_prim_attr("data_format", data_format)
+
+    def __call__(self, input_x, bias):
+        _check_tensors("BiasAdd", ("input_x", "bias"), (input_x, bias))
+        return self._run_engine(input_x, bias)
+
+
+class BatchMatMul(Primitive):
+    """Matrix product over the last two dimensions, batch dimensions broadcast."""
+
+    def __init__(self, transpose_a=False, transpose_b=False):
+        super().__init__("BatchMatMul")
+        for name, value in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'BatchMatMul', the type of '{name}' must be bool, "
+                                f"but got {type(value).__name__}.")
+        self.add_prim_attr("transpose_a", transpose_a)
+        self.add_prim_attr("transpose_b", transpose_b)
+
+    def __call__(self, x, y):
+        _check_tensors("BatchMatMul", ("x", "y"), (x, y))
+        return self._run_engine(x, y)
+
+
+class GeLU(Primitive):
+    """Gaussian error linear unit (tanh approximation, as MindSpore's kernel)."""
+
+    def __init__(self):
+        super().__init__("GeLU")
+
+    def __call__(self, x):
+        _check_tensors("GeLU", ("x",), (x,))
+        return self._run_engine(x)
+
+
+class Conv2D(Primitive):
+    """2-D convolution over NCHW input with an ``[out, in, kh, kw]`` weight."""
+
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
+                 group=1, data_format="NCHW"):
+        super().__init__("Conv2D")
+        self.add_prim_attr("kernel_size", _pair("Conv2D", "kernel_size", kernel_size, allow_four=False))
+        stride = _pair("Conv2D", "stride", stride)
+        dilation = _pair("Conv2D", "dilation", dilation)
+        self.add_prim_attr("stride", (1, 1) + stride)
+        self.add_prim_attr("dilation", (1, 1) + dilation)
+        if not isinstance(pad_mode, str) or pad_mode.lower() not in ("valid", "same", "pad"):
+            raise ValueError(f"For 'Conv2D', the 'pad_mode' must be one of ['valid', 'same', 'pad'], "
+                             f"but got '{pad_mode}'.")
+        if isinstance(pad, int) and not isinstance(pad, bool):
+            pad = (pad,) * 4
+        if not isinstance(pad, tuple) or len(pad) != 4 or any(not isinstance(p, int) or p < 0 for p in pad):
+            raise ValueError(f"For 'Conv2D', the 'pad' must be a non-negative int or a tuple of four "
+                             f"non-negative ints, but got {pad}.")
+        if pad_mode.lower() != "pad" and pad != (0, 0, 0, 0):
+            raise ValueError(f"For 'Conv2D', the 'pad' must be zero when 'pad_mode' is not 'pad', "
+                             f"but got 'pad': {pad[0]} and 'pad_mode': {pad_mode}.")
+        self.add_prim_attr("pad", pad)
+        self.add_prim_attr("pad_mode", pad_mode.lower())
+        self.add_prim_attr("mode", mode)
+        self.add_prim_attr("out_channel", out_channel)
+        self.add_prim_attr("group", group)
+        self.add_prim_attr("data_format", data_format)
+
+    def __call__(self, x, weight):
+        _check_tensors("Conv2D", ("x", "w"), (x, weight))
+        return self._run_engine(x, weight)
+
+
+class _Pool(Primitive):
+    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
+        name = type(self).__name__
+        super().__init__(name)
+        if not isinstance(pad_mode, str) or pad_mode.upper() not in ("VALID", "SAME"):
+            raise ValueError(f"For '{name}', the 'pad_mode' must be one of ['VALID', 'SAME'], but got '{pad_mode}'.")
+        self.add_prim_attr("kernel_size", (1, 1) + _pair(name, "kernel_size", kernel_size))
+        self.add_prim_attr("strides", (1, 1) + _pair(name, "strides", strides))
+        self.add_prim_attr("pad_mode", pad_mode.upper())
+        self.add_prim_attr("data_format", data_format)
+
+    def __call__(self, x):
+        _check_tensors(self.name, ("x",), (x,))
+        if x.ndim != 4:
+            raise ValueError(f"For '{self.name}', the dimension of 'x' must be 4, but got {x.ndim}.")
+        return self._run_engine(x)
+
+
+class MaxPool(_Pool):
+    """Max pooling over NCHW windows."""
+
+
+class AvgPool(_Pool):
+    """Average pooling over NCHW windows."""
+
+
+class BatchNorm(Primitive):
+    """Batch normalization; in training it updates the moving mean/variance Parameters in place."""
+
+    def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
+        super().__init__("BatchNorm")
+        if not isinstance(is_training, bool):
+            raise TypeError(f"For 'BatchNorm', the type of 'is_training' must be bool, "
+                            f"but got {type(is_training).__name__}.")
+        if not 0 <= epsilon <= 1:
+            raise ValueError(f"For 'BatchNorm', the 'epsilon' must be in range [0, 1], but got {epsilon}.")
+        if not 0 <= momentum <= 1:
+            raise ValueError(f"For 'BatchNorm', the 'momentum' must be in range [0, 1], but got {momentum}.")
+        self.add_prim_attr("is_training", is_training)
+        self.add_prim_attr("epsilon", float(epsilon))
+        self.add_prim_attr("momentum", float(momentum))
+        self.add_prim_attr("data_format", data_format)
+
+    def __call__(self, input_x, scale, bias, mean, variance):
+        _check_tensors("BatchNorm", ("input_x", "scale", "bias", "mean", "variance"),
+                       (input_x, scale, bias, mean, variance))
+        y, batch_mean, batch_var = self._run_engine(input_x, scale, bias, mean, variance, all_outputs=True)
+        return y, batch_mean, batch_var, batch_mean, batch_var
+
+
+class LayerNorm(Primitive):
+    """Layer normalization over the dimensions from ``begin_norm_axis``: (y, mean, rstd)."""
+
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7):
+        super().__init__("LayerNorm")
+        self.add_prim_attr("begin_norm_axis", begin_norm_axis)
+        self.add_prim_attr("begin_params_axis", begin_params_axis)
+        self.add_prim_attr("epsilon", float(epsilon))
+
+    def __call__(self, input_x, gamma, beta):
+        _check_tensors("LayerNorm", ("input_x", "gamma", "beta"), (input_x, gamma, beta))
+        return self._run_engine(input_x, gamma, beta, all_outputs=True)
+
+
+class Dropout(Primitive):
+    """Zeroes elements with probability ``1 - keep_prob`` and scales the rest: (output, mask)."""
+
+    def __init__(self, keep_prob=0.5, Seed0=0, Seed1=0):  # pylint: disable=invalid-name
+        super().__init__("Dropout")
+        if isinstance(keep_prob, bool) or not isinstance(keep_prob, (int, float)) or not 0 < keep_prob <= 1:
+            raise ValueError(f"For 'Dropout', the 'keep_prob' must be in range (0, 1], but got {keep_prob}.")
+        self.add_prim_attr("keep_prob", float(keep_prob))
+        self.add_prim_attr("Seed0", Seed0)
+        self.add_prim_attr("Seed1", Seed1)
+        self._rng = None
+
+    def __call__(self, x):
+        _check_tensors("Dropout", ("x",), (x,))
+        if self._rng is None:
+            from mindspore._host import host  # pylint: disable=import-outside-toplevel
+            from mindspore.common.seed import get_seed  # pylint: disable=import-outside-toplevel
+            seed = self.attrs["Seed0"] or self.attrs["Seed1"] or get_seed()
+            self._rng = host().randomStream(-1 if seed is None else seed).java
+        return self._run_engine(x, all_outputs=True, extra=("rng", self._rng))
+
+
+class SoftmaxCrossEntropyWithLogits(Primitive):
+    """Dense-label softmax cross entropy per sample: (loss [N], backprop [N, C])."""
+
+    def __init__(self):
+        super().__init__("SoftmaxCrossEntropyWithLogits")
+
+    def __call__(self, logits, labels):
+        _check_tensors(self.name, ("logits", "labels"), (logits, labels))
+        return self._run_engine(logits, labels, all_outputs=True)
+
+
+class SparseSoftmaxCrossEntropyWithLogits(Primitive):
+    """Mean softmax cross entropy of integer labels (a scalar)."""
+
+    def __init__(self, is_grad=False):
+        super().__init__("SparseSoftmaxCrossEntropyWithLogits")
+        self.add_prim_attr("is_grad", is_grad)
+
+    def __call__(self, logits, labels):
+        _check_tensors(self.name, ("logits", "labels"), (logits, labels))
+        return self._run_engine(logits, labels)
+
+
+class Concat(Primitive):
+    """Joins a tuple of tensors along ``axis``."""
+
+    def __init__(self, axis=0):
+        super().__init__("Concat")
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError(f"For 'Concat', the type of 'axis' must be int, but got {type(axis).__name__}.")
+        self.add_prim_attr("axis", axis)
+
+    def __call__(self, input_x):
+        if not isinstance(input_x, (tuple, list)) or not input_x:
+            raise TypeError(f"For 'Concat', the 'input_x' must be a non-empty tuple or list of Tensors, "
+                            f"but got {_type_name(input_x)}.")
+        _check_tensors("Concat", [f"input_x[{i}]" for i in range(len(input_x))], input_x)
+        return self._run_engine(*input_x)
+
+
+class Split(Primitive):
+    """Splits a tensor into ``output_num`` equal parts along ``axis``."""
+
+    def __init__(self, axis=0, output_num=1):
+        super().__init__("Split")
+        for name, value in (("axis", axis), ("output_num", output_num)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'Split', the type of '{name}' must be int, but got {type(value).__name__}.")
+        if output_num <= 0:
+            raise ValueError(f"For 'Split', the 'output_num' must be a positive int, but got {output_num}.")
+        self.add_prim_attr("axis", axis)
+        self.add_prim_attr("output_num", output_num)
+
+    def __call__(self, x):
+        _check_tensors("Split", ("input_x",), (x,))
+        return self._run_engine(x, all_outputs=True)
+
+
+class Gather(Primitive):
+    """Picks slices of ``input_params`` along ``axis`` at ``input_indices``."""
+
+    def __init__(self, batch_dims=0):
+        super().__init__("Gather")
+        if batch_dims != 0:
+            raise ValueError("For 'Gather', msjvm supports only batch_dims=0.")
+        self.add_prim_attr("batch_dims", batch_dims)
+
+    def __call__(self, input_params, input_indices, axis):
+        _check_tensors("Gather", ("input_params", "input_indices"), (input_params, input_indices))
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError(f"For 'Gather', the 'axis' must be an int, but got {_type_name(axis)}.")
+        return self._run_engine(input_params, input_indices, extra=("axis", axis))
+
+
+class OneHot(Primitive):
+    """One-hot encoding of integer indices: ``on_value`` at the index, ``off_value`` elsewhere."""
+
+    def __init__(self, axis=-1):
+        super().__init__("OneHot")
+        self.add_prim_attr("axis", axis)
+
+    def __call__(self, indices, depth, on_value, off_value):
+        _check_tensors("OneHot", ("indices", "on_value", "off_value"), (indices, on_value, off_value))
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise TypeError(f"For 'OneHot', the 'depth' must be an int, but got {_type_name(depth)}.")
+        if depth < 0:
+            raise ValueError(f"For 'OneHot', the 'depth' must be non negative, but got {depth}.")
+        return self._run_engine(indices, on_value, off_value, extra=("depth", depth))
+
+
+class Select(Primitive):
+    """Elements of ``x`` where ``cond`` holds, of ``y`` elsewhere."""
+
+    def __init__(self):
+        super().__init__("Select")
+
+    def __call__(self, cond, x, y):
+        _check_tensors("Select", ("cond", "x", "y"), (cond, x, y))
+        return self._run_engine(cond, x, y)
+
+
+class Tile(Primitive):
+    """Repeats a tensor ``dims`` times along each dimension."""
+
+    def __init__(self):
+        super().__init__("Tile")
+
+    def __call__(self, input, dims):  # pylint: disable=redefined-builtin
+        _check_tensors("Tile", ("input",), (input,))
+        if not isinstance(dims, tuple) or any(isinstance(d, bool) or not isinstance(d, int) for d in dims):
+            raise TypeError(f"For 'Tile', the 'dims' must be a tuple of ints, but got {_type_name(dims)}.")
+        return self._run_engine(input, extra=("multiples", list(dims)))
+
+
+class StridedSlice(Primitive):
+    """Numpy-style slicing with begin/end/strides and the five masks."""
+
+    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+        super().__init__("StridedSlice")
+        for name, value in (("begin_mask", begin_mask), ("end_mask", end_mask), ("ellipsis_mask", ellipsis_mask),
+                            ("new_axis_mask", new_axis_mask), ("shrink_axis_mask", shrink_axis_mask)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'StridedSlice', the type of '{name}' must be int, "
+                                f"but got {type(value).__name__}.")
+            self.add_prim_attr(name, value)
+
+    def __call__(self, x, begin, end, strides):
+        _check_tensors("StridedSlice", ("input_x",), (x,))
+        for name, value in (("begin", begin), ("end", end), ("strides", strides)):
+            if not isinstance(value, tuple) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
+                raise TypeError(f"For 'StridedSlice', the '{name}' must be a tuple of ints, but got {value}.")
+        if not len(begin) == len(end) == len(strides):
+            raise ValueError(f"For 'StridedSlice', the length of 'begin', 'end' and 'strides' must be equal, "
+                             f"but got {len(begin)}, {len(end)} and {len(strides)}.")
+        return self._run_engine(x, extra=("begin", list(begin), "end", list(end), "strides", list(strides)))
+
+
+class Assign(Primitive):
+    """Sets a Parameter to ``value`` (recorded in graphs, so a replayed step updates it)."""
+
+    def __init__(self):
+        super().__init__("Assign")
+
+    def __call__(self, variable, value):
+        from mindspore.common.parameter import Parameter  # pylint: disable=import-outside-toplevel
+        if not isinstance(variable, Parameter):
+            raise TypeError(f"For 'Assign', the 'variable' must be a Parameter, but got {_type_name(variable)}.")
+        _check_tensors("Assign", ("value",), (value,))
+        return self._run_engine(variable, value)
+
+
+class StopGradient(Primitive):
+    """The input, with no gradient flowing back through it."""
+
+    def __init__(self):
+        super().__init__("StopGradient")
+
+    def __call__(self, x):
+        return self._run_engine(x)
+
+
+class RealDiv(Primitive):
+    """Elementwise division."""
+
+    def __init__(self):
+        super().__init__("RealDiv")
+
+    def __call__(self, x, y):
+        from mindspore.ops.operations import Div  # pylint: disable=import-outside-toplevel
+        return Div()(x, y)
