@@ -199,6 +199,10 @@ class Tensor:
             return _uninitialized_text(self)
         return host().tensorRepr(self._java)
 
+    def __getitem__(self, index):
+        from mindspore.common._indexing import getitem  # pylint: disable=import-outside-toplevel
+        return getitem(self, index)
+
     def __len__(self):
         if self.ndim == 0:
             raise TypeError("len() of unsized object")
