@@ -60,6 +60,16 @@ public final class Runtime {
           };
     }
     Tensor[] outputs = op.kernel().run(new Call(op, attrs, inputs, values, blas.get()));
+    // Tapes and graphs know tensors by identity: an output must never be one of the inputs
+    // (StopGradient, a Cast to the same type, a BroadcastTo to the same shape return them).
+    for (int o = 0; o < outputs.length; o++) {
+      for (Tensor v : values) {
+        if (outputs[o] == v) {
+          outputs[o] = v.alias();
+          break;
+        }
+      }
+    }
     if (!tapes.isEmpty()) {
       Tape.Step step = new Tape.Step(op, attrs, inputs.clone(), values, outputs);
       for (Tape tape : tapes) {

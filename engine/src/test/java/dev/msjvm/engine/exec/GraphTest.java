@@ -103,4 +103,19 @@ class GraphTest {
     assertEquals(0.0, g.get(1).getDouble(0));
     assertEquals(z.shape(), g.get(1).shape());
   }
+
+  @Test
+  void stopGradientBlocksTheGradientEvenThoughItReturnsTheSameValues() {
+    Tensor x = GradCheck.random(1, -1, 1, 3);
+    Tape tape = rt.push();
+    Tensor twice = rt.apply("ScalarOp", Attrs.of("op", "Mul", "scalar", 2.0, "left", false), x)[0];
+    Tensor stopped = rt.apply("StopGradient", Attrs.EMPTY, twice)[0];
+    Tensor thrice = rt.apply("ScalarOp", Attrs.of("op", "Mul", "scalar", 3.0, "left", false), x)[0];
+    Tensor sum = rt.apply("Add", Attrs.EMPTY, stopped, thrice)[0];
+    rt.pop(tape);
+    Tensor g = Autodiff.gradients(rt, tape, List.of(sum), null, List.of(x)).get(0);
+    for (int i = 0; i < 3; i++) {
+      assertEquals(3.0, g.getDouble(i), 0);
+    }
+  }
 }

@@ -105,3 +105,200 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # pylint: disable=redef
 def mean(input, axis=None, keep_dims=False):  # pylint: disable=redefined-builtin
     """Mean over ``axis`` (None: all); integer inputs keep their type."""
     return P._reduce("ReduceMean", "ReduceMean", input, _dim_list(axis), keep_dims)  # pylint: disable=protected-access
+
+
+# ---- Shapes, types and construction --------------------------------------------------------
+
+def _tensor_cls():
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    return Tensor
+
+
+def shape(input_x):
+    """The shape of a tensor, as a tuple."""
+    return input_x.shape
+
+
+def reshape(input, shape):  # pylint: disable=redefined-builtin,redefined-outer-name
+    return P.Reshape()(input, tuple(shape))
+
+
+def transpose(input, input_perm):  # pylint: disable=redefined-builtin
+    return P.Transpose()(input, tuple(input_perm))
+
+
+def expand_dims(input_x, axis):
+    return P.ExpandDims()(input_x, axis)
+
+
+def squeeze(input, axis=None):  # pylint: disable=redefined-builtin
+    return P.Squeeze(() if axis is None else axis)(input)
+
+
+def flatten(input, order='C', *, start_dim=1, end_dim=-1):  # pylint: disable=redefined-builtin,unused-argument
+    from mindspore.nn.layer.basic import Flatten  # pylint: disable=import-outside-toplevel
+    return Flatten(start_dim, end_dim)(input)
+
+
+def cast(input, dtype):  # pylint: disable=redefined-builtin
+    return P.Cast()(input, dtype)
+
+
+def zeros_like(input, *, dtype=None):  # pylint: disable=redefined-builtin
+    out = P.ZerosLike()(input)
+    return out if dtype is None else out.astype(dtype)
+
+
+def ones_like(input, *, dtype=None):  # pylint: disable=redefined-builtin
+    out = P.OnesLike()(input)
+    return out if dtype is None else out.astype(dtype)
+
+
+def zeros(size, dtype=None):
+    from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+    size = (size,) if isinstance(size, int) else tuple(size)
+    return _tensor_cls()(shape=size, dtype=dtype or mstype.float32, input_data=None)
+
+
+def ones(shape, dtype=None):  # pylint: disable=redefined-outer-name
+    return ones_like(zeros(shape, dtype))
+
+
+def fill(type, shape, value):  # pylint: disable=redefined-builtin,redefined-outer-name
+    return ones(shape, type) * value
+
+
+def stop_gradient(value):
+    """``value`` with no gradient flowing back through it."""
+    return P.StopGradient()(value)
+
+
+# ---- Comparison, selection, joining ---------------------------------------------------------
+
+def equal(input, other):  # pylint: disable=redefined-builtin
+    return P.Equal()(input, other)
+
+
+def select(cond, input, other):  # pylint: disable=redefined-builtin
+    tensor = _tensor_cls()
+    if not isinstance(input, tensor):
+        input = ones_like(other) * input
+    if not isinstance(other, tensor):
+        other = ones_like(input) * other
+    return P.Select()(cond, input, other)
+
+
+def concat(tensors, axis=0):
+    return P.Concat(axis)(tuple(tensors))
+
+
+cat = concat
+
+
+def split(tensor, split_size_or_sections, axis=0):
+    """Equal parts of ``split_size_or_sections`` elements along ``axis`` (an int size)."""
+    if not isinstance(split_size_or_sections, int):
+        raise NotImplementedError("msjvm: ops.split with a list of section sizes is not supported yet.")
+    n = tensor.shape[axis]
+    if n % split_size_or_sections:
+        raise NotImplementedError("msjvm: ops.split needs sections that divide the dimension.")
+    return P.Split(axis, n // split_size_or_sections)(tensor)
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    return P.Gather(batch_dims)(input_params, input_indices, axis)
+
+
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+    from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+    tensor = _tensor_cls()
+    on = on_value if isinstance(on_value, tensor) else tensor(on_value, mstype.int64)
+    off = off_value if isinstance(off_value, tensor) else tensor(off_value, on.dtype)
+    return P.OneHot(axis)(indices, depth, on, off)
+
+
+def tile(input, dims):  # pylint: disable=redefined-builtin
+    return P.Tile()(input, tuple(dims))
+
+
+def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                  shrink_axis_mask=0):
+    return P.StridedSlice(begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)(
+        input_x, tuple(begin), tuple(end), tuple(strides))
+
+
+# ---- Neural-network functions ---------------------------------------------------------------
+
+def bias_add(input_x, bias):
+    return P.BiasAdd()(input_x, bias)
+
+
+def bmm(input_x, mat2):
+    return P.BatchMatMul()(input_x, mat2)
+
+
+def batch_matmul(input_x, mat2):
+    return P.BatchMatMul()(input_x, mat2)
+
+
+def gelu(input, approximate='none'):  # pylint: disable=redefined-builtin
+    if approximate != 'tanh':
+        raise NotImplementedError("msjvm: ops.gelu supports approximate='tanh' only (MindSpore's GeLU kernel).")
+    return P.GeLU()(input)
+
+
+def dropout(input, p=0.5, training=True, seed=None):  # pylint: disable=redefined-builtin,unused-argument
+    if not training or p == 0:
+        return input
+    return P.Dropout(1.0 - p)(input)[0]
+
+
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    # pylint: disable=redefined-builtin
+    pad = padding if isinstance(padding, tuple) else (padding,) * 4
+    if len(pad) == 2:
+        pad = (pad[0], pad[0], pad[1], pad[1])
+    mode = "pad" if any(pad) else pad_mode
+    out = P.Conv2D(weight.shape[0], weight.shape[2:], pad_mode=mode, pad=pad, stride=stride,
+                   dilation=dilation, group=groups)(input, weight)
+    return out if bias is None else P.BiasAdd()(out, bias)
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+    if padding or dilation != 1 or return_indices or ceil_mode:
+        raise NotImplementedError("msjvm: ops.max_pool2d supports padding=0, dilation=1 only.")
+    return P.MaxPool(kernel_size, kernel_size if stride is None else stride, "VALID")(x)
+
+
+def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    if padding or ceil_mode or divisor_override:
+        raise NotImplementedError("msjvm: ops.avg_pool2d supports padding=0 only.")
+    return P.AvgPool(kernel_size, stride, "VALID")(input_x)
+
+
+def l1_loss(input, target, reduction='mean'):  # pylint: disable=redefined-builtin
+    from mindspore.nn.loss.loss import L1Loss  # pylint: disable=import-outside-toplevel
+    return L1Loss(reduction)(input, target)
+
+
+def mse_loss(input, target, reduction='mean'):  # pylint: disable=redefined-builtin
+    from mindspore.nn.loss.loss import MSELoss  # pylint: disable=import-outside-toplevel
+    return MSELoss(reduction)(input, target)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0):
+    # pylint: disable=redefined-builtin
+    from mindspore.nn.loss.loss import CrossEntropyLoss  # pylint: disable=import-outside-toplevel
+    return CrossEntropyLoss(weight, ignore_index, reduction, label_smoothing)(input, target)
+
+
+def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0):
+    from mindspore.nn.loss.loss import _nll  # pylint: disable=import-outside-toplevel
+    return _nll(inputs, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction='mean'):
+    # pylint: disable=redefined-builtin
+    from mindspore.nn.loss.loss import BCEWithLogitsLoss  # pylint: disable=import-outside-toplevel
+    return BCEWithLogitsLoss(reduction, weight, pos_weight)(input, target)

@@ -390,4 +390,4 @@ from mindspore.ops.operations._nn_ops import (Assign, AvgPool, BatchMatMul, Batc
                                               Conv2D, Dropout, Gather, GeLU, LayerNorm, MaxPool, OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
                                               SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
-                                              StridedSlice, Tile)
+                                              StridedSlice, Tile, Shape)

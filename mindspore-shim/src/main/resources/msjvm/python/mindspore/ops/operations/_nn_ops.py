@@ -378,3 +378,14 @@ class RealDiv(Primitive):
     def __call__(self, x, y):
         from mindspore.ops.operations import Div  # pylint: disable=import-outside-toplevel
         return Div()(x, y)
+
+
+class Shape(Primitive):
+    """The shape of a tensor as a tuple (a constant in graphs)."""
+
+    def __init__(self):
+        super().__init__("Shape")
+
+    def __call__(self, input_x):
+        _check_tensors("Shape", ("input_x",), (input_x,))
+        return input_x.shape
