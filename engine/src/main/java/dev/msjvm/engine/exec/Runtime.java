@@ -21,6 +21,8 @@ import java.util.function.Supplier;
  * interpreter runs on one thread. Example: {@code rt.apply("Add", Attrs.EMPTY, x, y)[0]}.
  */
 public final class Runtime {
+  private static final OpDef LOAD = OpTable.get("Load");
+
   private final Supplier<Blas> blas;
   private final List<Tape> tapes = new ArrayList<>();
 
@@ -39,6 +41,21 @@ public final class Runtime {
 
   /** Runs {@code op} on {@code inputs} (tensors or variables) and records it on every tape. */
   public Tensor[] apply(OpDef op, Attrs attrs, Object... inputs) {
+    if (!tapes.isEmpty() && !op.name().equals("Load") && !op.stateful()) {
+      // While recording, every read of a variable is its own Load step: gradient rules then see
+      // the value read as a traced tensor (not a constant of the graph), and a replay reads the
+      // variable at the same point of the step as the trace did (before later Assigns).
+      boolean copied = false;
+      for (int i = 0; i < inputs.length; i++) {
+        if (inputs[i] instanceof Variable v) {
+          if (!copied) {
+            inputs = inputs.clone();
+            copied = true;
+          }
+          inputs[i] = apply(LOAD, Attrs.EMPTY, v)[0];
+        }
+      }
+    }
     Tensor[] values = new Tensor[inputs.length];
     for (int i = 0; i < inputs.length; i++) {
       values[i] =

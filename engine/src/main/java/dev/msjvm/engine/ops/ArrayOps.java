@@ -64,6 +64,8 @@ final class ArrayOps {
         OpDef.of("ZerosLike", c -> one(Activations.zerosLike(c.in(0))), GradRule.NONE),
         OpDef.of("OnesLike", c -> one(Activations.onesLike(c.in(0))), GradRule.NONE),
         OpDef.of("StopGradient", c -> one(c.in(0)), GradRule.NONE),
+        // The value a variable holds at this point of a traced step (recorded for every read).
+        OpDef.of("Load", c -> one(c.in(0)), g -> one(g.dout(0))),
         new OpDef(
             "Assign",
             c -> {

@@ -17,10 +17,15 @@ import org.junit.jupiter.api.Test;
 class GraphTest {
   private final Runtime rt = new Runtime(NaiveBlas::new);
 
-  /** One SGD step of a linear model with a squared loss: returns the loss, updates w. */
-  private Tensor step(Variable w, Tensor x, Tensor y) {
+  /**
+   * One SGD step of a two-layer linear model with a squared loss: returns the loss, updates w and
+   * v. The gradient of w needs v's value (MatMul's rule multiplies by it), which a replay must read
+   * afresh each step.
+   */
+  private Tensor step(Variable w, Variable v, Tensor x, Tensor y) {
     Tape tape = rt.push();
-    Tensor pred = rt.apply("MatMul", Attrs.EMPTY, x, w)[0];
+    Tensor hidden = rt.apply("MatMul", Attrs.EMPTY, x, w)[0];
+    Tensor pred = rt.apply("MatMul", Attrs.EMPTY, hidden, v)[0];
     Tensor err = rt.apply("Sub", Attrs.EMPTY, pred, y)[0];
     Tensor loss =
         rt.apply(
@@ -28,9 +33,13 @@ class GraphTest {
                 Attrs.of("axis", List.of(), "keep_dims", false),
                 rt.apply("Square", Attrs.EMPTY, err)[0])[0];
     rt.pop(tape);
-    Tensor g = Autodiff.gradients(rt, tape, List.of(loss), null, List.of(w)).get(0);
-    Tensor upd = rt.apply("ScalarOp", Attrs.of("op", "Mul", "scalar", 0.1, "left", false), g)[0];
-    rt.apply("Assign", Attrs.EMPTY, w, rt.apply("Sub", Attrs.EMPTY, w, upd)[0]);
+    List<Tensor> g = Autodiff.gradients(rt, tape, List.of(loss), null, List.of(w, v));
+    for (int i = 0; i < 2; i++) {
+      Variable var = i == 0 ? w : v;
+      Tensor upd =
+          rt.apply("ScalarOp", Attrs.of("op", "Mul", "scalar", 0.1, "left", false), g.get(i))[0];
+      rt.apply("Assign", Attrs.EMPTY, var, rt.apply("Sub", Attrs.EMPTY, var, upd)[0]);
+    }
     return loss;
   }
 
@@ -38,18 +47,21 @@ class GraphTest {
   void aTracedTrainingStepReplaysLikeEagerSteps() {
     Tensor x = GradCheck.random(1, -1, 1, 8, 3);
     Tensor y = GradCheck.random(2, -1, 1, 8, 2);
-    Tensor w0 = GradCheck.random(3, -1, 1, 3, 2);
+    Tensor w0 = GradCheck.random(3, -1, 1, 3, 4);
+    Tensor v0 = GradCheck.random(4, -1, 1, 4, 2);
     Variable eager = new Variable("w", w0);
+    Variable eagerV = new Variable("v", v0);
     double[] expected = new double[4];
     for (int s = 0; s < 4; s++) {
-      expected[s] = step(eager, x, y).getDouble(0);
+      expected[s] = step(eager, eagerV, x, y).getDouble(0);
     }
     Variable traced = new Variable("w", w0);
+    Variable tracedV = new Variable("v", v0);
     Tape trace = rt.push();
     Tensor xa = x.alias();
     Tensor ya = y.alias();
     trace.addLeaves(List.of(xa, ya));
-    Tensor loss0 = step(traced, xa, ya);
+    Tensor loss0 = step(traced, tracedV, xa, ya);
     rt.pop(trace);
     assertFalse(trace.valueRead());
     Graph graph = Graph.compile(trace, List.of(xa, ya), List.of(loss0));
@@ -59,6 +71,9 @@ class GraphTest {
     }
     for (int i = 0; i < w0.size(); i++) {
       assertEquals(eager.value().getDouble(i), traced.value().getDouble(i), 0);
+    }
+    for (int i = 0; i < v0.size(); i++) {
+      assertEquals(eagerV.value().getDouble(i), tracedV.value().getDouble(i), 0);
     }
     assertTrue(graph.opNames().contains("Assign"));
     assertTrue(expected[3] < expected[0]);
