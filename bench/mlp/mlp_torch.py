@@ -49,7 +49,7 @@ def main():
     step = torch.compile(train_step) if args.mode == 'compile' else train_step
 
     t0 = time.perf_counter()
-    first_loss = float(step(x, y))
+    first_loss = step(x, y).item()
     t_first = time.perf_counter() - t0
     for _ in range(max(args.warmup - 1, 0)):
         loss = step(x, y)
@@ -57,7 +57,7 @@ def main():
     t0 = time.perf_counter()
     for _ in range(args.steps):
         loss = step(x, y)
-    last_loss = float(loss)
+    last_loss = loss.item()
     dt = time.perf_counter() - t0
 
     sps = args.steps / dt

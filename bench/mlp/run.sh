@@ -2,7 +2,9 @@
 # MLP training-step benchmark, all peers side by side in one run (bench/mlp/README.md).
 # Usage: bench/mlp/run.sh [steps] [reps]      (defaults 500 timed steps, 3 repetitions)
 #   Each (impl, mode, OPENBLAS_CORETYPE) row is run `reps` times, interleaved round-robin;
-#   the table shows the median ms/step (steps/s and GFLOP/s derived from it) and the max peak RSS.
+#   the table shows the median ms/step (steps/s and GFLOP/s derived from it), the max peak RSS and
+#   the best run's ms/step (on a busy machine the best is the steadier number).
+#   MLP_BENCH_REPORT_ONLY=1 MLP_BENCH_LOG=dir re-renders the table from an earlier run's raw logs.
 #   OPENBLAS_CORETYPE: if the environment sets it, every row runs with that value and with it unset
 #   (env -u); if it does not, rows run unset and with MLP_BENCH_CORETYPE (default Haswell) forced.
 #   MSJVM_BENCH=1 and an executable bin/mspython also run our product on mlp_mindspore.py.
@@ -55,6 +57,8 @@ if [ "${MSJVM_BENCH:-0}" = 1 ]; then
 fi
 
 cd "$repo"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+[ "${MLP_BENCH_REPORT_ONLY:-0}" = 1 ] && reps=0   # only re-render the table from $MLP_BENCH_LOG
 for r in $(seq "$reps"); do
   for row in "${rows[@]}"; do
     IFS=$'\t' read -r id label cmd <<<"$row"
@@ -74,11 +78,12 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
 step_flops=$(( 3 * 2 * 32 * (784*512 + 512*512 + 512*10) ))
 
 echo
-echo "MLP 784-512-512-10, batch 32, float32, SGD; $steps timed steps after $warmup warm-up, median of $reps runs;"
-echo "$threads threads for every peer; OPENBLAS_CORETYPE ${ct_note}. GFLOP/s = $step_flops FLOP/step / time."
+echo "MLP 784-512-512-10, batch 32, float32, SGD; $steps timed steps after $warmup warm-up (PyNative: $pyn_steps after 10), median over the runs;"
+echo "$threads threads for every peer; OPENBLAS_CORETYPE ${ct_note}. GFLOP/s = $step_flops FLOP/step / time"
+echo "(from the median). Load average before/after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs."
 echo
-echo "| impl | mode | OPENBLAS_CORETYPE | ms/step | steps/s | GFLOP/s | peak RSS MB |"
-echo "|---|---|---|---:|---:|---:|---:|"
+echo "| impl | mode | OPENBLAS_CORETYPE | ms/step | steps/s | GFLOP/s | peak RSS MB | best ms/step (runs) |"
+echo "|---|---|---|---:|---:|---:|---:|---:|"
 for row in "${rows[@]}"; do
   IFS=$'\t' read -r id label cmd <<<"$row"
   for ct in "${coretypes[@]}"; do
@@ -86,17 +91,19 @@ for row in "${rows[@]}"; do
     files=("$log/$id.$ct".[0-9]*); files=("${files[@]/%.err/}")
     impls=$(cat "$log/$id.$ct".[0-9]* 2>/dev/null | grep '^RESULT' | field impl | sort -u)
     if [ -z "$impls" ]; then
-      echo "| ${label% *} | ${label##* } | $ctl | n/a (failed) | | | |"; continue
+      echo "| ${label% *} | ${label##* } | $ctl | n/a (failed) | | | | |"; continue
     fi
     for impl in $impls; do
       lines=$(cat "$log/$id.$ct".[0-9]* | grep "^RESULT impl=$impl ")
       ms=$(echo "$lines" | field ms_per_step | median)
       mode=$(echo "$lines" | head -1 | field mode)
       rss=$(echo "$lines" | field peak_rss_mb | sort -g | tail -1)
+      best=$(echo "$lines" | field ms_per_step | sort -g | head -1)
       n=$(echo "$lines" | wc -l); nf=$(grep -l '^FAILED' "$log/$id.$ct".[0-9]* 2>/dev/null | wc -l)
       note=$([ "$nf" -gt 0 ] && echo " ($nf of $reps runs failed)")
       awk -v i="$impl" -v m="$mode" -v c="$ctl" -v t="$ms" -v f="$step_flops" -v r="$rss" -v note="$note" \
-        'BEGIN {printf "| %s | %s | %s | %.3f%s | %.1f | %.2f | %d |\n", i, m, c, t, note, 1000/t, f/(t*1e6), r}'
+        -v b="$best" -v n="$n" \
+        'BEGIN {printf "| %s | %s | %s | %.3f%s | %.1f | %.2f | %d | %.3f (%d) |\n", i, m, c, t, note, 1000/t, f/(t*1e6), r, b, n}'
     done
   done
 done
