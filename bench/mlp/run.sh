@@ -23,10 +23,15 @@ ms_py="$home/venv-mindspore/bin/python"; torch_py="$home/venv-torch/bin/python"
 log="${MLP_BENCH_LOG:-$(mktemp -d)}"; mkdir -p "$log"
 [ -n "${MLP_BENCH_LOG:-}" ] || trap 'rm -rf "$log"' EXIT
 
+ncpu="$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)"   # nproc itself obeys OMP_NUM_THREADS
 # Same thread count for every peer (the machine may have more cores than that).
 export OMP_NUM_THREADS="$threads" OPENBLAS_NUM_THREADS="$threads" MKL_NUM_THREADS="$threads"
 export MLP_BENCH_THREADS="$threads"
 export GLOG_v="${GLOG_v:-3}"   # MindSpore: errors only on stderr
+# MindSpore's CPU runtime sizes its kernel thread pool from the cores it may use, not from
+# OMP_NUM_THREADS: with fewer threads than CPUs, pin every peer to the first $threads CPUs.
+pin=""
+if [ "$threads" -lt "$ncpu" ] && command -v taskset >/dev/null; then pin="taskset -c 0-$((threads - 1))"; fi
 
 if [ -n "${OPENBLAS_CORETYPE:-}" ]; then coretypes=("$OPENBLAS_CORETYPE" "-"); ct_note="from the environment"
 else coretypes=("-" "${MLP_BENCH_CORETYPE:-Haswell}"); ct_note="not set by the environment; forced value for comparison"
@@ -64,8 +69,8 @@ for r in $(seq "$reps"); do
     IFS=$'\t' read -r id label cmd <<<"$row"
     for ct in "${coretypes[@]}"; do
       out="$log/$id.$ct.$r"
-      if [ "$ct" = - ]; then env -u OPENBLAS_CORETYPE $cmd >"$out" 2>"$out.err"
-      else env OPENBLAS_CORETYPE="$ct" $cmd >"$out" 2>"$out.err"; fi
+      if [ "$ct" = - ]; then $pin env -u OPENBLAS_CORETYPE $cmd >"$out" 2>"$out.err"
+      else $pin env OPENBLAS_CORETYPE="$ct" $cmd >"$out" 2>"$out.err"; fi
       rc=$?
       [ $rc = 0 ] || { echo "FAILED rc=$rc" >>"$out"; echo "run.sh: '$label' (OPENBLAS_CORETYPE=$ct) failed rc=$rc; tail of stderr:" >&2; tail -3 "$out.err" >&2; }
       echo "rep $r/$reps $label CORETYPE=$ct: $(grep -h '^RESULT' "$out" | sed 's/^RESULT //' | tr '\n' ' ')" >&2
@@ -79,8 +84,8 @@ step_flops=$(( 3 * 2 * 32 * (784*512 + 512*512 + 512*10) ))
 
 echo
 echo "MLP 784-512-512-10, batch 32, float32, SGD; $steps timed steps after $warmup warm-up (PyNative: $pyn_steps after 10), median over the runs;"
-echo "$threads threads for every peer; OPENBLAS_CORETYPE ${ct_note}. GFLOP/s = $step_flops FLOP/step / time"
-echo "(from the median). Load average before/after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs."
+echo "$threads threads for every peer${pin:+ (pinned: $pin)}; OPENBLAS_CORETYPE ${ct_note}. GFLOP/s = $step_flops FLOP/step / time"
+echo "(from the median). Load average before/after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg) on $ncpu CPUs."
 echo
 echo "| impl | mode | OPENBLAS_CORETYPE | ms/step | steps/s | GFLOP/s | peak RSS MB | best ms/step (runs) |"
 echo "|---|---|---|---:|---:|---:|---:|---:|"
