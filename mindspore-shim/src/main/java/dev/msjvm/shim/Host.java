@@ -215,6 +215,11 @@ public final class Host {
 
   /** A tensor with {@code t}'s values and its own identity (for differentiated arguments). */
   public Tensor alias(Object t) {
+    if (runtime.recording()) {
+      // Inside a trace (grad within a GRAPH_MODE step) the alias must be a step of the trace, or
+      // the graph would capture the first call's input as a constant.
+      return runtime.apply("Load", Attrs.EMPTY, value(t))[0];
+    }
     return value(t).alias();
   }
 

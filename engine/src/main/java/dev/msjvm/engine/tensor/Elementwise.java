@@ -322,6 +322,44 @@ public final class Elementwise {
     DType result = op == Unary.SQRT && !in.isFloat() ? DType.FLOAT32 : in;
     Tensor r = Tensor.zeros(result, x.shape());
     int n = r.size();
+    if (in == DType.FLOAT32) {
+      // Same values as the general path: each result is computed in double and rounded once.
+      float[] a = x.floats();
+      float[] o = r.floats();
+      switch (op) {
+        case NEG -> {
+          for (int i = 0; i < n; i++) {
+            o[i] = -a[i];
+          }
+        }
+        case RELU -> {
+          for (int i = 0; i < n; i++) {
+            o[i] = a[i] > 0 ? a[i] : 0f;
+          }
+        }
+        case SQUARE -> {
+          for (int i = 0; i < n; i++) {
+            o[i] = a[i] * a[i];
+          }
+        }
+        default -> {
+          for (int i = 0; i < n; i++) {
+            double v = a[i];
+            o[i] =
+                (float)
+                    switch (op) {
+                      case ABS -> Math.abs(v);
+                      case EXP -> Math.exp(v);
+                      case LOG -> Math.log(v);
+                      case SQRT -> Math.sqrt(v);
+                      case SIGMOID -> 1 / (1 + Math.exp(-v));
+                      default -> Math.tanh(v);
+                    };
+          }
+        }
+      }
+      return r;
+    }
     if (result.isFloat()) {
       for (int i = 0; i < n; i++) {
         double v = x.getDouble(i);

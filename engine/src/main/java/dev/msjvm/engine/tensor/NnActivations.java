@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.random.RandomGenerator;
 
@@ -120,6 +121,19 @@ public final class NnActivations {
               + ".");
     }
     Tensor out = Tensor.zeros(x.dtype(), x.shape());
+    if (x.dtype() == DType.FLOAT32) {
+      float[] a = x.floats();
+      float[] b = bias.floats();
+      float[] o = out.floats();
+      int inner = d[2];
+      for (int base = 0, ch = 0; base < o.length; base += inner, ch = (ch + 1) % d[1]) {
+        float v = b[ch];
+        for (int k = base; k < base + inner; k++) {
+          o[k] = a[k] + v;
+        }
+      }
+      return out;
+    }
     boolean f = x.dtype().isFloat();
     for (int i = 0; i < out.size(); i++) {
       int ch = i / d[2] % d[1];
@@ -137,7 +151,21 @@ public final class NnActivations {
     int rank = dy.shape().rank();
     int[] d = biasGeometry("BiasAddGrad", dy.shape(), Shape.of(rank >= 2 ? dy.shape().dim(1) : 0));
     Tensor db = Tensor.zeros(dy.dtype(), Shape.of(d[1]));
-    if (dy.dtype().isFloat()) {
+    if (dy.dtype() == DType.FLOAT32) {
+      double[] acc = new double[d[1]];
+      float[] a = dy.floats();
+      int inner = d[2];
+      for (int base = 0, ch = 0; base < a.length; base += inner, ch = (ch + 1) % d[1]) {
+        double sum = 0;
+        for (int k = base; k < base + inner; k++) {
+          sum += a[k];
+        }
+        acc[ch] += sum;
+      }
+      for (int c = 0; c < acc.length; c++) {
+        db.setDouble(c, acc[c]);
+      }
+    } else if (dy.dtype().isFloat()) {
       double[] acc = new double[d[1]];
       for (int i = 0; i < dy.size(); i++) {
         acc[i / d[2] % d[1]] += dy.getDouble(i);
