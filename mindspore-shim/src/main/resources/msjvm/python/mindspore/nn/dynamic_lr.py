@@ -14,7 +14,7 @@ def _non_negative_float(value, name):
 
 def _is_float(value, name):
     if not isinstance(value, float):
-        raise TypeError(f"The '{name}' must be float, but got '{type(value).__name__}'")
+        raise TypeError(f"The type of '{name}' must be 'float', but got '{type(value).__name__}'.")
     return value
 
 

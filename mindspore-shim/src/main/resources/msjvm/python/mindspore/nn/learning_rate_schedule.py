@@ -31,7 +31,7 @@ def _non_negative_float(value, name, cls_name):
 def _is_float(value, name, cls_name=None):
     if not isinstance(value, float):
         prefix = f"For '{cls_name}', the" if cls_name else "The"
-        raise TypeError(f"{prefix} '{name}' must be float, but got '{type(value).__name__}'")
+        raise TypeError(f"{prefix} type of '{name}' must be 'float', but got '{type(value).__name__}'.")
     return value
 
 

@@ -19,7 +19,7 @@ class Momentum(Optimizer):
                              "but got {}".format(momentum))
         self.momentum = Parameter(Tensor(momentum, mstype.float32), name="momentum")
         self.params = self._parameters
-        self.use_nesterov = Validator.check_bool(use_nesterov, "use_nesterov", self.cls_name)
+        self.use_nesterov = Validator.check_bool(use_nesterov)
         self.moments = self.params.clone(prefix="moments", init="zeros")
         self.opt = _EngineOp("ApplyMomentum", use_nesterov=self.use_nesterov)
 

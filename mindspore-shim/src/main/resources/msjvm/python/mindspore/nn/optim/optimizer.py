@@ -50,7 +50,7 @@ def _check_non_negative_float(value, name, prim_name):
 def _check_is_float(value, name, prim_name):
     if isinstance(value, float):
         return value
-    raise TypeError(f"For '{prim_name}', the '{name}' must be float, but got '{type(value).__name__}'")
+    raise TypeError(f"For '{prim_name}', the type of '{name}' must be 'float', but got '{type(value).__name__}'.")
 
 
 class Optimizer(Cell):
@@ -67,7 +67,7 @@ class Optimizer(Cell):
         if not all(isinstance(x, Parameter) for x in parameters) and not all(isinstance(x, dict) for x in parameters):
             raise TypeError("For 'Optimizer', all elements of the argument 'parameters' must be 'Parameter' or 'dict',"
                             " please check the 'parameters'.")
-        if isinstance(loss_scale, int) and not isinstance(loss_scale, bool):
+        if isinstance(loss_scale, int):
             loss_scale = float(loss_scale)
         validator.check_value_type("loss_scale", loss_scale, [float], self.cls_name)
         validator.check_positive_float(loss_scale, "loss_scale", self.cls_name)
@@ -142,7 +142,7 @@ class Optimizer(Cell):
         return parameters
 
     def _preprocess_weight_decay(self, weight_decay):
-        if isinstance(weight_decay, (float, int)) and not isinstance(weight_decay, bool):
+        if isinstance(weight_decay, (float, int)):
             weight_decay = float(weight_decay)
             _check_non_negative_float(weight_decay, "weight_decay", self.cls_name)
             weight_decay = weight_decay * self.loss_scale
@@ -155,7 +155,7 @@ class Optimizer(Cell):
         return weight_decay
 
     def _preprocess_single_lr(self, learning_rate):
-        if isinstance(learning_rate, (float, int)) and not isinstance(learning_rate, bool):
+        if isinstance(learning_rate, (float, int)):
             learning_rate = float(learning_rate)
             _check_non_negative_float(learning_rate, "learning rate", self.cls_name)
             return learning_rate
