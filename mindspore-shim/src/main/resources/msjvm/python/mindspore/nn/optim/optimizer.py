@@ -304,13 +304,15 @@ class Optimizer(Cell):
         return tuple(out)
 
     def gradients_centralization(self, gradients):
-        """Gradient centralization applies to convolution weights (4-d); others pass unchanged."""
+        """``grad - mean(grad over dims 1..)`` where enabled, for gradients of rank >= 2 whose second
+        dimension is a multiple of 16 (MindSpore's condition); others pass unchanged."""
         if not self.is_group:
             return gradients
         out = []
         for flag, grad in zip(self.grad_centralization_flags, gradients):
-            if flag and grad.ndim == 4:
-                grad = grad - grad.mean(axis=(1, 2, 3), keep_dims=True)
+            shape = grad.shape
+            if flag and len(shape) >= 2 and shape[1] % 16 == 0:
+                grad = grad - grad.mean(axis=tuple(range(1, len(shape))), keep_dims=True)
             out.append(grad)
         return tuple(out)
 
