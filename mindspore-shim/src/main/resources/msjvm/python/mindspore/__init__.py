@@ -9,6 +9,7 @@ from mindspore.common.dtype import (bfloat16, bool_, byte, double, float16, floa
                                     int32, int64, intc, intp, long, short, single, ubyte, uint8)
 from mindspore.common.tensor import Tensor
 from mindspore.common.parameter import Parameter
+from mindspore.common._parameter_tuple import ParameterTuple
 from mindspore.common.seed import get_seed, set_seed
 from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,
                                get_auto_parallel_context, get_context, get_ps_context,
@@ -20,7 +21,7 @@ from mindspore.ops.composite import GradOperation, grad, value_and_grad
 
 __version__ = "2.7.0"
 
-__all__ = ["context", "log", "dtype", "Tensor", "Parameter", "nn", "bool_", "int8", "int16", "int32", "int64", "uint8",
+__all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "nn", "bool_", "int8", "int16", "int32", "int64", "uint8",
            "float16", "float32", "float64", "bfloat16", "byte", "short", "intc", "long", "intp", "ubyte",
            "half", "single", "double", "set_seed", "get_seed", "GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE",
            "LAX", "ParallelMode", "set_context", "get_context", "set_auto_parallel_context",

@@ -23,7 +23,8 @@ public final class OpTable {
             ArrayOps.defs(),
             MathOps.defs(),
             NnOps.defs(),
-            IndexOps.defs())) {
+            IndexOps.defs(),
+            OptimizerOps.defs())) {
       for (OpDef d : family) {
         if (m.put(d.name(), d) != null) {
           throw new IllegalStateException("operator " + d.name() + " declared twice");

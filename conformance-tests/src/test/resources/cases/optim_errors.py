@@ -1,0 +1,86 @@
+# Optimizer, learning-rate schedule and TrainOneStepCell argument checks: exception types and
+# messages as MindSpore 2.10 raises them.
+import mindspore as ms
+from mindspore import nn, Tensor, Parameter
+from _case_util import attempt
+
+w = Parameter(Tensor([1.0, 2.0]), name="w")
+b = Parameter(Tensor([0.5]), name="b")
+P = [w, b]
+
+attempt("params None", lambda: nn.Momentum(None, 0.1, 0.9))
+attempt("params empty", lambda: nn.Momentum([], 0.1, 0.9))
+attempt("params int", lambda: nn.Momentum(3, 0.1, 0.9))
+attempt("params mixed", lambda: nn.Momentum([w, {"params": [b]}], 0.1, 0.9))
+attempt("params tensor elem", lambda: nn.SGD([Tensor([1.0])], 0.1))
+attempt("lr negative", lambda: nn.Momentum(P, -0.1, 0.9))
+attempt("lr str", lambda: nn.Momentum(P, "0.1", 0.9))
+attempt("lr 2-d", lambda: nn.Momentum(P, Tensor([[0.1, 0.2]]), 0.9))
+attempt("lr bool", lambda: nn.SGD(P, True).get_lr().item())
+attempt("weight_decay negative", lambda: nn.Momentum(P, 0.1, 0.9, weight_decay=-1.0))
+attempt("weight_decay str", lambda: nn.Momentum(P, 0.1, 0.9, weight_decay="x"))
+attempt("loss_scale zero", lambda: nn.Momentum(P, 0.1, 0.9, loss_scale=0.0))
+attempt("loss_scale str", lambda: nn.Momentum(P, 0.1, 0.9, loss_scale="1"))
+attempt("momentum int", lambda: nn.Momentum(P, 0.1, 1))
+attempt("momentum negative", lambda: nn.Momentum(P, 0.1, -0.5))
+attempt("use_nesterov int", lambda: nn.Momentum(P, 0.1, 0.9, use_nesterov=1))
+attempt("sgd momentum str", lambda: nn.SGD(P, 0.1, momentum="a"))
+attempt("sgd momentum negative", lambda: nn.SGD(P, 0.1, momentum=-1.0))
+attempt("sgd dampening negative", lambda: nn.SGD(P, 0.1, momentum=0.9, dampening=-0.1))
+attempt("sgd dampening str", lambda: nn.SGD(P, 0.1, momentum=0.9, dampening="x"))
+attempt("sgd nesterov no momentum", lambda: nn.SGD(P, 0.1, nesterov=True))
+attempt("sgd nesterov dampening", lambda: nn.SGD(P, 0.1, momentum=0.9, dampening=0.1, nesterov=True))
+attempt("sgd nesterov int", lambda: nn.SGD(P, 0.1, momentum=0.9, nesterov=1))
+attempt("adam beta1 one", lambda: nn.Adam(P, 0.1, beta1=1.0))
+attempt("adam beta2 zero", lambda: nn.Adam(P, 0.1, beta2=0.0))
+attempt("adam beta1 int", lambda: nn.Adam(P, 0.1, beta1=1))
+attempt("adam eps zero", lambda: nn.Adam(P, 0.1, eps=0.0))
+attempt("adam use_locking int", lambda: nn.Adam(P, 0.1, use_locking=1))
+attempt("adam bad kwarg", lambda: nn.Adam(P, 0.1, use_foo=True))
+attempt("adam lazy+offload", lambda: nn.Adam(P, 0.1, use_lazy=True, use_offload=True))
+attempt("adamw eps negative", lambda: nn.AdamWeightDecay(P, 0.1, eps=-1e-6))
+attempt("lamb beta2 big", lambda: nn.Lamb(P, 0.1, beta2=1.5))
+attempt("group bad key", lambda: nn.Momentum([{"params": [w], "foo": 1}], 0.1, 0.9))
+attempt("group duplicate", lambda: nn.Momentum([{"params": [w]}, {"params": [w]}], 0.1, 0.9))
+attempt("group elem", lambda: nn.Momentum([{"params": [w, 3]}], 0.1, 0.9))
+attempt("group empty", lambda: nn.Momentum([{"params": []}], 0.1, 0.9))
+attempt("order_params extra key", lambda: nn.Momentum([{"params": [w]}, {"order_params": [w], "lr": 0.1}], 0.1, 0.9))
+attempt("order_params length", lambda: nn.Momentum([{"params": [w]}, {"params": [b]}, {"order_params": [w]}], 0.1, 0.9))
+attempt("group lr sizes", lambda: nn.Momentum([{"params": [w], "lr": [0.1, 0.2]}, {"params": [b], "lr": [0.1, 0.2, 0.3]}], 0.1, 0.9))
+attempt("group gc int", lambda: nn.Momentum([{"params": [w], "grad_centralization": 1}], 0.1, 0.9))
+attempt("exp decay_steps 0", lambda: nn.ExponentialDecayLR(0.1, 0.9, 0))
+attempt("exp lr int", lambda: nn.ExponentialDecayLR(1, 0.9, 2))
+attempt("exp is_stair int", lambda: nn.ExponentialDecayLR(0.1, 0.9, 2, 1))
+attempt("cosine min int", lambda: nn.CosineDecayLR(0, 0.1, 2))
+attempt("cosine min>=max", lambda: nn.CosineDecayLR(0.2, 0.1, 2))
+attempt("poly end int", lambda: nn.PolynomialDecayLR(0.1, 0, 2, 1.0))
+attempt("poly power int", lambda: nn.PolynomialDecayLR(0.1, 0.01, 2, 1))
+attempt("warmup lr int", lambda: nn.WarmUpLR(1, 2))
+attempt("warmup steps 0", lambda: nn.WarmUpLR(0.1, 0))
+attempt("piecewise sizes", lambda: nn.piecewise_constant_lr([1, 2], [0.1]))
+attempt("piecewise order", lambda: nn.piecewise_constant_lr([2, 1], [0.1, 0.2]))
+attempt("piecewise lr int", lambda: nn.piecewise_constant_lr([1, 2], [1, 0.2]))
+attempt("exp_decay_lr total 0", lambda: nn.exponential_decay_lr(0.1, 0.9, 0, 1, 1))
+attempt("cosine_decay_lr min>=max", lambda: nn.cosine_decay_lr(0.5, 0.1, 4, 1, 2))
+attempt("warmup_lr lr int", lambda: nn.warmup_lr(1, 4, 1, 2))
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor([1.0, 2.0]), name="w")
+
+    def construct(self, x):
+        return (x * self.w).sum()
+
+
+net = Net()
+attempt("TrainOneStepCell sens 0", lambda: nn.TrainOneStepCell(net, nn.SGD(net.trainable_params()), sens=0))
+opt = nn.SGD(net.trainable_params(), 0.1)
+attempt("get_lr_parameter other", lambda: opt.get_lr_parameter(Parameter(Tensor([1.0]), name="other")))
+attempt("get_lr_parameter int", lambda: opt.get_lr_parameter(3))
+attempt("get_lr_parameter", lambda: opt.get_lr_parameter(net.w).name)
+attempt("loss_scale bool", lambda: nn.Momentum(P, 0.1, 0.9, loss_scale=True).loss_scale)
+attempt("weight_decay int", lambda: nn.Momentum(P, 0.1, 0.9, weight_decay=1).get_weight_decay().item())
+attempt("exp lr bool", lambda: nn.ExponentialDecayLR(True, 0.9, 2))
+attempt("Parameter tuple dup", lambda: nn.SGD([w, Parameter(Tensor([1.0]), name="w")]))

@@ -1,0 +1,284 @@
+package dev.msjvm.engine.ops;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.List;
+
+/**
+ * Fused optimizer updates, following MindSpore 2.10's CPU kernels. Each updates its variables in
+ * place ({@link Variable#set}) and returns the new values; all are stateful, so a traced training
+ * step keeps them.
+ *
+ * <ul>
+ *   <li>{@code ApplyMomentum(var, accum, lr, grad, momentum)} ({@code use_nesterov}): {@code accum
+ *       = accum * momentum + grad}; {@code var -= lr * accum}, or with Nesterov {@code var -= grad
+ *       * lr + accum * momentum * lr}.
+ *   <li>{@code SGD(param, grad, lr, accum, momentum, stat)} ({@code dampening}, {@code
+ *       weight_decay}, {@code nesterov}): PyTorch's SGD; {@code stat} (ones at first) marks the
+ *       first step, where {@code accum = grad}.
+ *   <li>{@code Adam(var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad)} ({@code
+ *       use_locking}, {@code use_nesterov}): {@code lr' = lr * sqrt(1 - beta2_power) / (1 -
+ *       beta1_power)}, {@code m += (g - m) * (1 - beta1)}, {@code v += (g*g - v) * (1 - beta2)},
+ *       {@code var -= lr' * m / (sqrt(v) + eps)} (Nesterov: {@code m * beta1 + (1 - beta1) * g} in
+ *       place of {@code m}).
+ *   <li>{@code AdamWeightDecay(var, m, v, lr, beta1, beta2, epsilon, decay, grad)}: as Adam without
+ *       bias correction, plus {@code decay * var} in the update.
+ *   <li>{@code Lamb(var, m, v, lr, beta1, beta2, epsilon, decay, global_step, grad)}: Adam's
+ *       moments with bias correction by {@code beta^global_step}, the update scaled by the trust
+ *       ratio {@code ||var|| / ||update||} (1 where either norm is 0).
+ *   <li>{@code LearningRateSchedule(global_step)} ({@code kind} and its constants): the learning
+ *       rates of {@code mindspore.nn}'s schedules in one operator, so a replayed graph recomputes
+ *       them from the step.
+ * </ul>
+ */
+final class OptimizerOps {
+  private OptimizerOps() {}
+
+  private static double scalar(Kernel.Call c, int i) {
+    return c.in(i).getDouble(0);
+  }
+
+  private static void sameShape(String op, Kernel.Call c, int a, int b) {
+    if (!c.in(a).shape().equals(c.in(b).shape())) {
+      throw MsException.valueError(
+          "For '"
+              + op
+              + "', the shape of input "
+              + b
+              + " "
+              + c.in(b).shape()
+              + " must be the same as the shape of input "
+              + a
+              + " "
+              + c.in(a).shape()
+              + ".");
+    }
+  }
+
+  private static Tensor set(Kernel.Call c, int i, double[] values) {
+    Tensor old = c.in(i);
+    Tensor t = Tensor.ofDoubles(old.dtype(), old.shape(), k -> values[k]);
+    c.var(i).set(t);
+    return t;
+  }
+
+  private static double[] doubles(Tensor t) {
+    double[] d = new double[t.size()];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = t.getDouble(i);
+    }
+    return d;
+  }
+
+  static Tensor[] applyMomentum(Kernel.Call c) {
+    sameShape("ApplyMomentum", c, 0, 1);
+    sameShape("ApplyMomentum", c, 0, 3);
+    boolean nesterov = c.attrs().bool("use_nesterov", false);
+    double lr = scalar(c, 2);
+    double mom = scalar(c, 4);
+    double[] var = doubles(c.in(0));
+    double[] acc = doubles(c.in(1));
+    Tensor grad = c.in(3);
+    for (int i = 0; i < var.length; i++) {
+      double g = grad.getDouble(i);
+      acc[i] = acc[i] * mom + g;
+      var[i] -= nesterov ? g * lr + acc[i] * mom * lr : lr * acc[i];
+    }
+    set(c, 1, acc);
+    return new Tensor[] {set(c, 0, var)};
+  }
+
+  static Tensor[] sgd(Kernel.Call c) {
+    sameShape("SGD", c, 0, 1);
+    sameShape("SGD", c, 0, 3);
+    double dampening = c.attrs().real("dampening");
+    double wd = c.attrs().real("weight_decay");
+    boolean nesterov = c.attrs().bool("nesterov");
+    double lr = scalar(c, 2);
+    double mom = scalar(c, 4);
+    double[] p = doubles(c.in(0));
+    double[] acc = doubles(c.in(3));
+    double[] stat = doubles(c.in(5));
+    Tensor grad = c.in(1);
+    for (int i = 0; i < p.length; i++) {
+      double g = grad.getDouble(i);
+      if (wd > 0) {
+        g += p[i] * wd;
+      }
+      if (mom > 0) {
+        acc[i] = stat[i] > 0 ? g : acc[i] * mom + (1 - dampening) * g;
+        g = nesterov ? g + acc[i] * mom : acc[i];
+      }
+      p[i] -= lr * g;
+      stat[i] = 0;
+    }
+    if (mom > 0) {
+      set(c, 3, acc);
+    }
+    set(c, 5, stat);
+    return new Tensor[] {set(c, 0, p)};
+  }
+
+  static Tensor[] adam(Kernel.Call c) {
+    sameShape("Adam", c, 0, 1);
+    sameShape("Adam", c, 0, 2);
+    sameShape("Adam", c, 0, 9);
+    boolean nesterov = c.attrs().bool("use_nesterov", false);
+    double b1p = scalar(c, 3);
+    double b2p = scalar(c, 4);
+    double lr = scalar(c, 5);
+    double b1 = scalar(c, 6);
+    double b2 = scalar(c, 7);
+    double eps = scalar(c, 8);
+    double newLr = lr * Math.sqrt(1 - b2p) / (1 - b1p);
+    double[] var = doubles(c.in(0));
+    double[] m = doubles(c.in(1));
+    double[] v = doubles(c.in(2));
+    Tensor grad = c.in(9);
+    for (int i = 0; i < var.length; i++) {
+      double g = grad.getDouble(i);
+      m[i] += (g - m[i]) * (1 - b1);
+      v[i] += (g * g - v[i]) * (1 - b2);
+      double num = nesterov ? m[i] * b1 + (1 - b1) * g : m[i];
+      var[i] -= newLr * num / (Math.sqrt(v[i]) + eps);
+    }
+    return new Tensor[] {set(c, 0, var), set(c, 1, m), set(c, 2, v)};
+  }
+
+  static Tensor[] adamWeightDecay(Kernel.Call c) {
+    sameShape("AdamWeightDecay", c, 0, 1);
+    sameShape("AdamWeightDecay", c, 0, 2);
+    sameShape("AdamWeightDecay", c, 0, 8);
+    double lr = scalar(c, 3);
+    double b1 = scalar(c, 4);
+    double b2 = scalar(c, 5);
+    double eps = scalar(c, 6);
+    double decay = scalar(c, 7);
+    double[] var = doubles(c.in(0));
+    double[] m = doubles(c.in(1));
+    double[] v = doubles(c.in(2));
+    Tensor grad = c.in(8);
+    for (int i = 0; i < var.length; i++) {
+      double g = grad.getDouble(i);
+      m[i] += (g - m[i]) * (1 - b1);
+      v[i] += (g * g - v[i]) * (1 - b2);
+      double update = m[i] / (Math.sqrt(v[i]) + eps) + decay * var[i];
+      var[i] -= lr * update;
+    }
+    return new Tensor[] {set(c, 0, var), set(c, 1, m), set(c, 2, v)};
+  }
+
+  static Tensor[] lamb(Kernel.Call c) {
+    sameShape("Lamb", c, 0, 1);
+    sameShape("Lamb", c, 0, 2);
+    sameShape("Lamb", c, 0, 9);
+    double lr = scalar(c, 3);
+    double b1 = scalar(c, 4);
+    double b2 = scalar(c, 5);
+    double eps = scalar(c, 6);
+    double decay = scalar(c, 7);
+    double step = scalar(c, 8);
+    double b1c = 1 - Math.pow(b1, step);
+    double b2c = 1 - Math.pow(b2, step);
+    double[] var = doubles(c.in(0));
+    double[] m = doubles(c.in(1));
+    double[] v = doubles(c.in(2));
+    double[] update = new double[var.length];
+    Tensor grad = c.in(9);
+    double wNorm = 0;
+    double gNorm = 0;
+    double uNorm = 0;
+    for (int i = 0; i < var.length; i++) {
+      double g = grad.getDouble(i);
+      m[i] = b1 * m[i] + (1 - b1) * g;
+      v[i] = b2 * v[i] + (1 - b2) * g * g;
+      update[i] = (m[i] / b1c) / (Math.sqrt(v[i] / b2c) + eps) + decay * var[i];
+      wNorm += var[i] * var[i];
+      gNorm += g * g;
+      uNorm += update[i] * update[i];
+    }
+    wNorm = Math.sqrt(wNorm);
+    gNorm = Math.sqrt(gNorm);
+    uNorm = Math.sqrt(uNorm);
+    double ratio = wNorm > 0 && gNorm > 0 ? wNorm / uNorm : 1.0;
+    ratio = Math.min(Math.max(ratio, 0.0), 10.0);
+    for (int i = 0; i < var.length; i++) {
+      var[i] -= lr * ratio * update[i];
+    }
+    return new Tensor[] {set(c, 0, var), set(c, 1, m), set(c, 2, v)};
+  }
+
+  /** The learning rate of schedule {@code kind} at {@code step}, in float32 arithmetic. */
+  static double schedule(Attrs a, double step) {
+    String kind = a.string("kind");
+    return switch (kind) {
+      case "exponential" -> {
+        float p = (float) step / (float) a.real("decay_steps");
+        if (a.bool("is_stair")) {
+          p = (float) Math.floor(p);
+        }
+        yield (float) a.real("learning_rate") * (float) Math.pow((float) a.real("decay_rate"), p);
+      }
+      case "natural_exp" -> {
+        float p = (float) step;
+        if (a.bool("is_stair")) {
+          float ds = (float) a.real("decay_steps");
+          p = (float) Math.floor(p / ds) * ds;
+        }
+        yield (float) a.real("learning_rate")
+            * (float) Math.pow((float) Math.E, -(float) a.real("decay_rate") * p);
+      }
+      case "inverse" -> {
+        float p = (float) step / (float) a.real("decay_steps");
+        if (a.bool("is_stair")) {
+          p = (float) Math.floor(p);
+        }
+        yield (float) a.real("learning_rate") / (1 + (float) a.real("decay_rate") * p);
+      }
+      case "cosine" -> {
+        float ds = (float) a.real("decay_steps");
+        float p = (float) Math.min(step, ds);
+        float delta = (float) a.real("delta");
+        yield (float) a.real("min_lr")
+            + delta * (1.0f + (float) Math.sin((float) Math.PI * (p / ds + 0.5f)));
+      }
+      case "polynomial" -> {
+        float gs = (float) step;
+        float ds = (float) a.real("decay_steps");
+        if (a.bool("update_decay_steps")) {
+          ds = ds * (float) Math.max(Math.ceil(gs / ds), 1.0);
+        } else {
+          gs = Math.min(gs, ds);
+        }
+        float p = gs / ds;
+        yield (float) a.real("diff") * (float) Math.pow(1.0f - p, (float) a.real("power"))
+            + (float) a.real("end_learning_rate");
+      }
+      case "warmup" -> {
+        float ws = (float) a.real("warmup_steps");
+        yield (float) a.real("learning_rate") * ((float) Math.min(step, ws) / ws);
+      }
+      default -> throw MsException.valueError("Unknown learning rate schedule '" + kind + "'.");
+    };
+  }
+
+  static List<OpDef> defs() {
+    return List.of(
+        new OpDef("ApplyMomentum", OptimizerOps::applyMomentum, GradRule.NONE, true),
+        new OpDef("SGD", OptimizerOps::sgd, GradRule.NONE, true),
+        new OpDef("Adam", OptimizerOps::adam, GradRule.NONE, true),
+        new OpDef("AdamWeightDecay", OptimizerOps::adamWeightDecay, GradRule.NONE, true),
+        new OpDef("Lamb", OptimizerOps::lamb, GradRule.NONE, true),
+        OpDef.of(
+            "LearningRateSchedule",
+            c -> {
+              Tensor step = c.in(0);
+              double lr = schedule(c.attrs(), step.getDouble(0));
+              return new Tensor[] {
+                Tensor.ofDoubles(dev.msjvm.engine.ir.DType.FLOAT32, step.shape(), i -> lr)
+              };
+            },
+            GradRule.NONE));
+  }
+}
