@@ -10,3 +10,10 @@ __all__ = ["Cell", "GELU", "LogSoftmax", "ReLU", "Sigmoid", "Softmax", "Tanh", "
            "Dropout", "Flatten", "Identity", "CellList", "SequentialCell", "BCEWithLogitsLoss",
            "CrossEntropyLoss", "L1Loss", "LossBase", "MAELoss", "MSELoss", "NLLLoss",
            "SoftmaxCrossEntropyWithLogits"]
+# Layers: convolution, pooling, normalization, embedding.
+from mindspore.nn.layer.conv import Conv2d  # noqa: E402
+from mindspore.nn.layer.embedding import Embedding  # noqa: E402
+from mindspore.nn.layer.normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: E402
+from mindspore.nn.layer.pooling import AvgPool2d, MaxPool2d  # noqa: E402
+
+__all__ += ["Conv2d", "Embedding", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d"]
