@@ -12,10 +12,15 @@ from mindspore.ops import operations as P
 __all__ = ["Embedding"]
 
 
+# MindSpore 2.10's ``mstype.number_type``, as its message lists it.
+_NUMBER_TYPE_NAMES = ("Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, Float32, Float64, BFloat16, "
+                      "Complex64, Complex128, Int4, Float8E4M3FN, Float8E5M2, HiFloat8")
+
+
 def _check_number_dtype(dtype, prim_name):
     if not any(dtype is t or dtype == t for t in mstype.number_type):
         raise TypeError(f"For '{prim_name}', the element of 'dtype' must be one of "
-                        f"{', '.join(str(t) for t in mstype.number_type)}, but got {dtype}.The supported data "
+                        f"{_NUMBER_TYPE_NAMES}, but got {dtype}.The supported data "
                         f"types depend on the hardware that executes the operator, for more details, please refer "
                         f"to the MindSpore official website to get more information about the data type.")
 
