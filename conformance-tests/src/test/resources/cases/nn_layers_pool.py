@@ -77,6 +77,8 @@ errors = [
     ("AvgPool2d(stride=(1, 1.0))", lambda: nn.AvgPool2d(stride=(1, 1.0))),
     ("AvgPool2d(pad_mode='pads')", lambda: nn.AvgPool2d(pad_mode='pads')),
     ("AvgPool2d(divisor_override=0)", lambda: nn.AvgPool2d(2, divisor_override=0)),
+    ("AvgPool2d(padding=1)", lambda: nn.AvgPool2d(2, padding=1)),
+    ("AvgPool2d(padding=(1, 2), 'same')", lambda: nn.AvgPool2d(2, pad_mode='same', padding=(1, 2))),
 ]
 for label, fn in errors:
     attempt(label, lambda fn=fn: fn() and None)

@@ -13,6 +13,18 @@ from mindspore.ops import operations as P
 __all__ = ["MaxPool2d", "AvgPool2d"]
 
 
+def _padding_3d(padding):
+    """A 2-D pooling ``padding`` as MindSpore's 3-D form ``(0, 0, h, h, w, w)`` (None if malformed)."""
+    if isinstance(padding, int) and not isinstance(padding, bool):
+        return (0, 0) + (padding,) * 4
+    if isinstance(padding, (tuple, list)) and all(isinstance(p, int) for p in padding):
+        if len(padding) == 2:
+            return (0, 0) + tuple(padding[i // 2] for i in range(4))
+        if len(padding) == 1:
+            return (0, 0) + tuple(padding) * 4
+    return None
+
+
 class _PoolNd(Cell):
     """Checks shared by the pooling layers."""
 
@@ -92,6 +104,10 @@ class AvgPool2d(_PoolNd):
             if divisor_override is not None and divisor_override <= 0:
                 raise ValueError(
                     f"For '{self.cls_name}', the 'divisor_override' must be > 0, but got {divisor_override}.")
+            pads = _padding_3d(padding)
+            if pad_mode.upper() != 'PAD' and pads is not None and any(pads):
+                raise ValueError(f"For 'AvgPool3D', the 'pad' must be zero or (0, 0, 0, 0, 0, 0) when 'pad_mode' "
+                                 f"is not \"PAD\", but got 'pad' is {pads} and 'pad_mode' is {pad_mode}.")
             self._unsupported(f"pad_mode:{pad_mode}, padding:{padding}, ceil_mode:{ceil_mode}, "
                               f"count_include_pad:{count_include_pad}, divisor_override:{divisor_override}")
         self.is_expand = False
