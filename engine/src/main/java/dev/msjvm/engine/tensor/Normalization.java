@@ -9,19 +9,20 @@ import java.util.List;
  * MindSpore's {@code BatchNorm} and {@code LayerNorm} forward kernels and their gradients ({@code
  * BatchNormGrad}, {@code LayerNormGrad}).
  *
- * <p>BatchNorm normalises per channel (dimension 1) over all other dimensions of an {@code [N, C]}
- * or {@code [N, C, H, W]} input. In training it normalises with the batch mean and the biased batch
- * variance and updates the moving statistics with the primitive's momentum convention, {@code
- * moving = (1 - momentum) * moving + momentum * batch} (so {@code nn.BatchNorm2d}'s {@code
- * momentum=0.9} is the primitive's 0.1). MindSpore's CPU kernel (oneDNN, {@code
- * batch_norm_cpu_kernel.cc}) feeds the biased batch variance into the moving variance, while
- * cuDNN-backed GPU kernels use the unbiased one ({@code m/(m-1)}); the default follows CPU and an
- * overload takes the choice. LayerNorm normalises over dimensions {@code [beginNormAxis, rank)} and
- * scales by {@code gamma}/{@code beta} of shape {@code x.shape[beginParamsAxis:]}; it returns the
- * mean and {@code rstd = 1/sqrt(var + eps)} with the normalised dimensions kept as 1 (MindSpore
- * 2.x's outputs). Statistics are computed in double; outputs take the input's type (statistics the
- * scale's/gamma's type). Example: {@code layerNorm([[1, 3]], gamma=[1, 1], beta=[0, 0], 1, 1, 0)}
- * gives {@code y = [[-1, 1]]}, mean {@code [[2]]}, rstd {@code [[1]]}.
+ * <p>BatchNorm normalises per channel (dimension 1) over all other dimensions of an {@code [N, C]},
+ * {@code [N, C, L]} (as {@code nn.BatchNorm1d} feeds it in training) or {@code [N, C, H, W]} input.
+ * In training it normalises with the batch mean and the biased batch variance and updates the
+ * moving statistics with the primitive's momentum convention, {@code moving = (1 - momentum) *
+ * moving + momentum * batch} (so {@code nn.BatchNorm2d}'s {@code momentum=0.9} is the primitive's
+ * 0.1). The moving variance takes the unbiased batch variance ({@code var * m/(m-1)}, {@code m} the
+ * elements per channel), as MindSpore 2.10's CPU kernel does (measured: the {@code nn_layers_norm}
+ * conformance case) and cuDNN does; an overload takes the biased one instead. LayerNorm normalises
+ * over dimensions {@code [beginNormAxis, rank)} and scales by {@code gamma}/{@code beta} of shape
+ * {@code x.shape[beginParamsAxis:]}; it returns the mean and {@code rstd = 1/sqrt(var + eps)} with
+ * the normalised dimensions kept as 1 (MindSpore 2.x's outputs). Statistics are computed in double;
+ * outputs take the input's type (statistics the scale's/gamma's type). Example: {@code
+ * layerNorm([[1, 3]], gamma=[1, 1], beta=[0, 0], 1, 1, 0)} gives {@code y = [[-1, 1]]}, mean {@code
+ * [[2]]}, rstd {@code [[1]]}.
  */
 public final class Normalization {
   private Normalization() {}
@@ -50,14 +51,13 @@ public final class Normalization {
       boolean training,
       double epsilon,
       double momentum) {
-    return batchNorm(
-        x, scale, bias, movingMean, movingVariance, training, epsilon, momentum, false);
+    return batchNorm(x, scale, bias, movingMean, movingVariance, training, epsilon, momentum, true);
   }
 
   /**
    * As {@link #batchNorm(Tensor, Tensor, Tensor, Tensor, Tensor, boolean, double, double)}; with
-   * {@code unbiasedMovingVariance} the moving variance is updated with {@code var * m/(m-1)} (the
-   * GPU behaviour) instead of the biased batch variance (the CPU behaviour).
+   * {@code unbiasedMovingVariance} the moving variance is updated with {@code var * m/(m-1)}
+   * (MindSpore's behaviour, the default), otherwise with the biased batch variance.
    */
   public static BatchNormResult batchNorm(
       Tensor x,
@@ -248,9 +248,9 @@ public final class Normalization {
   private static int[] channels(String op, Tensor x, Tensor... perChannel) {
     KernelSupport.requireFloat(op, "x", x);
     int rank = x.shape().rank();
-    if (rank != 2 && rank != 4) {
+    if (rank < 2 || rank > 4) {
       throw MsException.valueError(
-          "For '" + op + "', the dimension of 'x' must be 2 or 4, but got " + rank + ".");
+          "For '" + op + "', the dimension of 'x' must be 2, 3 or 4, but got " + rank + ".");
     }
     int[] dims = x.shape().toArray();
     for (Tensor t : perChannel) {

@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 // Hand-checked BatchNorm/LayerNorm values (momentum convention of the primitive, unbiased moving
-// variance) and central differences in float64 for every gradient.
+// variance by default) and central differences in float64 for every gradient.
 class NormalizationTest {
   private static final double EPS = 1e-5;
 
@@ -32,14 +32,35 @@ class NormalizationTest {
     GradCheck.assertValues(new double[] {-1, 1}, r.y(), 1e-7);
     GradCheck.assertValues(new double[] {2}, r.batchMean(), 0);
     GradCheck.assertValues(new double[] {1}, r.batchVariance(), 0);
-    // moving = 0.9 * moving + 0.1 * batch, with the biased batch variance as MindSpore's CPU does.
+    // moving = 0.9 * moving + 0.1 * batch, with the unbiased batch variance 2/(2-1) * 1 as
+    // MindSpore 2.10 (CPU and GPU) does.
     GradCheck.assertValues(new double[] {0.2}, r.movingMean(), 1e-7);
-    GradCheck.assertValues(new double[] {1.0}, r.movingVariance(), 1e-7);
-    // The GPU flavour uses the unbiased variance, 2/(2-1) * 1.
-    Normalization.BatchNormResult u =
-        Normalization.batchNorm(x, one, zero, zero, one, true, 0, 0.1, true);
-    GradCheck.assertValues(new double[] {1.1}, u.movingVariance(), 1e-7);
+    GradCheck.assertValues(new double[] {1.1}, r.movingVariance(), 1e-7);
+    // The overload can take the biased variance instead.
+    Normalization.BatchNormResult b =
+        Normalization.batchNorm(x, one, zero, zero, one, true, 0, 0.1, false);
+    GradCheck.assertValues(new double[] {1.0}, b.movingVariance(), 1e-7);
     assertEquals(DType.FLOAT32, r.y().dtype());
+  }
+
+  @Test
+  void batchNormTakesThreeDimensionalInputPerChannel() {
+    // [N=2, C=1, L=2]: channel statistics over N and L, as nn.BatchNorm1d feeds it in training.
+    Tensor x = Tensor.ofFloats(Shape.of(2, 1, 2), new float[] {1, 3, 5, 7});
+    Tensor one = Tensor.ofFloats(Shape.of(1), new float[] {1});
+    Tensor zero = Tensor.ofFloats(Shape.of(1), new float[] {0});
+    Normalization.BatchNormResult r =
+        Normalization.batchNorm(x, one, zero, zero, one, true, 0, 0.5);
+    GradCheck.assertValues(new double[] {4}, r.batchMean(), 0);
+    GradCheck.assertValues(new double[] {5}, r.batchVariance(), 0);
+    GradCheck.assertValues(new double[] {2}, r.movingMean(), 1e-7);
+    // unbiased: 0.5 * 1 + 0.5 * (5 * 4/3)
+    GradCheck.assertValues(new double[] {0.5 + 0.5 * 20.0 / 3}, r.movingVariance(), 1e-6);
+    double s = 1 / Math.sqrt(5);
+    GradCheck.assertValues(new double[] {-3 * s, -s, s, 3 * s}, r.y(), 1e-6);
+    Tensor x5 = Tensor.ofFloats(Shape.of(1, 1, 1, 1, 1), new float[] {1});
+    assertThrows(
+        MsException.class, () -> Normalization.batchNorm(x5, one, zero, zero, one, true, 0, 0.5));
   }
 
   @Test

@@ -15,3 +15,10 @@ from mindspore.nn.dynamic_lr import piecewise_constant_lr, exponential_decay_lr,
 from mindspore.nn.optim import Optimizer, Momentum, SGD, Adam, AdamWeightDecay, Lamb  # noqa: E402
 from mindspore.nn.wrap import WithLossCell, TrainOneStepCell, WithEvalCell  # noqa: E402
 __all__ += ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR", "PolynomialDecayLR", "WarmUpLR", "piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr", "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr", "Optimizer", "Momentum", "SGD", "Adam", "AdamWeightDecay", "Lamb", "WithLossCell", "TrainOneStepCell", "WithEvalCell"]  # noqa: E501
+# Layers: convolution, pooling, normalization, embedding.
+from mindspore.nn.layer.conv import Conv2d  # noqa: E402
+from mindspore.nn.layer.embedding import Embedding  # noqa: E402
+from mindspore.nn.layer.normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: E402
+from mindspore.nn.layer.pooling import AvgPool2d, MaxPool2d  # noqa: E402
+
+__all__ += ["Conv2d", "Embedding", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d"]

@@ -129,9 +129,11 @@ class Cell:
         return self
 
     def update_parameters_name(self, prefix='', recurse=True):
-        """Prefixes the names of this cell's parameters (and its sub-cells' when recurse)."""
-        for _, param in self.parameters_and_names(expand=recurse):
-            param.name = prefix + param.name
+        """Renames this cell's parameters (and its sub-cells' when recurse) to ``prefix`` + their
+        attribute path, as MindSpore does (a BatchNorm's ``moving_mean``, created with the name
+        ``mean``, becomes ``bn.moving_mean`` under attribute ``bn``)."""
+        for name, param in self.parameters_and_names(expand=recurse):
+            param.name = prefix + name
 
     def cells_and_names(self, cells=None, name_prefix=''):
         """(name, cell) for this cell ('') and every sub-cell, depth first, each cell once."""
@@ -208,7 +210,9 @@ class Cell:
         extra = self.extend_repr()
         children = [f"({name}): " + repr(cell).replace("\n", "\n  ") for name, cell in self._cells.items()
                     if cell is not None]
+        extra_lines = extra.split("\n") if extra else []
         if not children:
-            return f"{type(self).__name__}<{extra}>" if extra else f"{type(self).__name__}()"
-        body = "\n  ".join(([extra] if extra else []) + children)
+            if len(extra_lines) <= 1:
+                return f"{type(self).__name__}({extra})"
+        body = "\n  ".join(extra_lines + children)
         return f"{type(self).__name__}(\n  {body}\n)"
