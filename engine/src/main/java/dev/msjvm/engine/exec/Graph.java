@@ -71,7 +71,94 @@ public final class Graph {
     for (int i = 0; i < out.length; i++) {
       out[i] = refs.getOrDefault(results.get(i), new Const(results.get(i)));
     }
-    return new Graph(List.copyOf(nodes), out, args.size());
+    return simplify(nodes, out, args.size());
+  }
+
+  /**
+   * Common-subexpression elimination and dead-code removal: a node computing what an earlier one
+   * computed (same operator, attributes and inputs; a Load only between the same two stateful
+   * nodes) reuses its outputs, and nodes that neither update state nor feed a result are dropped.
+   * Example: {@code TrainOneStepCell} runs the network forward twice (once for the loss, once under
+   * grad); the graph keeps one forward pass, as MindSpore's graph compiler does.
+   */
+  private static Graph simplify(List<Node> nodes, Ref[] outputs, int arity) {
+    record Key(String op, Attrs attrs, List<Ref> inputs, int epoch) {}
+    Map<Key, Integer> seen = new java.util.HashMap<>();
+    Map<Out, Ref> subst = new java.util.HashMap<>();
+    boolean[] dropped = new boolean[nodes.size()];
+    List<Node> remapped = new ArrayList<>(nodes.size());
+    int epoch = 0;
+    for (int n = 0; n < nodes.size(); n++) {
+      Node node = nodes.get(n);
+      Ref[] in = new Ref[node.inputs().length];
+      for (int i = 0; i < in.length; i++) {
+        in[i] = subst.getOrDefault(node.inputs()[i], node.inputs()[i]);
+      }
+      remapped.add(new Node(node.op(), node.attrs(), in, node.outputs()));
+      if (node.op().stateful()) {
+        epoch++;
+        continue;
+      }
+      boolean load = node.op().name().equals("Load");
+      if (load && !(in[0] instanceof Var)) {
+        // A Load of a tensor only gave it a new identity (an argument under grad): same value.
+        subst.put(new Out(n, 0), in[0]);
+        dropped[n] = true;
+        continue;
+      }
+      Key key = new Key(node.op().name(), node.attrs(), List.of(in), load ? epoch : 0);
+      Integer first = seen.putIfAbsent(key, n);
+      if (first != null) {
+        for (int j = 0; j < node.outputs(); j++) {
+          subst.put(new Out(n, j), new Out(first, j));
+        }
+        dropped[n] = true;
+      }
+    }
+    Ref[] outs = new Ref[outputs.length];
+    boolean[] live = new boolean[nodes.size()];
+    for (int i = 0; i < outs.length; i++) {
+      outs[i] = subst.getOrDefault(outputs[i], outputs[i]);
+      if (outs[i] instanceof Out o) {
+        live[o.node()] = true;
+      }
+    }
+    for (int n = nodes.size() - 1; n >= 0; n--) {
+      if (dropped[n]) {
+        continue;
+      }
+      if (remapped.get(n).op().stateful()) {
+        live[n] = true;
+      }
+      if (live[n]) {
+        for (Ref r : remapped.get(n).inputs()) {
+          if (r instanceof Out o) {
+            live[o.node()] = true;
+          }
+        }
+      }
+    }
+    int[] position = new int[nodes.size()];
+    List<Node> kept = new ArrayList<>();
+    for (int n = 0; n < nodes.size(); n++) {
+      if (!dropped[n] && live[n]) {
+        position[n] = kept.size();
+        Node node = remapped.get(n);
+        Ref[] in = node.inputs().clone();
+        for (int i = 0; i < in.length; i++) {
+          if (in[i] instanceof Out o) {
+            in[i] = new Out(position[o.node()], o.index());
+          }
+        }
+        kept.add(new Node(node.op(), node.attrs(), in, node.outputs()));
+      }
+    }
+    for (int i = 0; i < outs.length; i++) {
+      if (outs[i] instanceof Out o) {
+        outs[i] = new Out(position[o.node()], o.index());
+      }
+    }
+    return new Graph(List.copyOf(kept), outs, arity);
   }
 
   public int size() {

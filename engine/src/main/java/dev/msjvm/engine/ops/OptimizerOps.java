@@ -1,6 +1,7 @@
 package dev.msjvm.engine.ops;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.List;
@@ -58,13 +59,30 @@ final class OptimizerOps {
 
   private static Tensor set(Kernel.Call c, int i, double[] values) {
     Tensor old = c.in(i);
-    Tensor t = Tensor.ofDoubles(old.dtype(), old.shape(), k -> values[k]);
+    Tensor t;
+    if (old.dtype() == DType.FLOAT32) {
+      // The same rounding as Tensor.ofDoubles, without its per-element dispatch.
+      float[] f = new float[values.length];
+      for (int k = 0; k < f.length; k++) {
+        f[k] = (float) values[k];
+      }
+      t = Tensor.ofFloats(old.shape(), f);
+    } else {
+      t = Tensor.ofDoubles(old.dtype(), old.shape(), k -> values[k]);
+    }
     c.var(i).set(t);
     return t;
   }
 
   private static double[] doubles(Tensor t) {
     double[] d = new double[t.size()];
+    if (t.dtype() == DType.FLOAT32) {
+      float[] f = t.floats();
+      for (int i = 0; i < d.length; i++) {
+        d[i] = f[i];
+      }
+      return d;
+    }
     for (int i = 0; i < d.length; i++) {
       d[i] = t.getDouble(i);
     }
@@ -79,9 +97,9 @@ final class OptimizerOps {
     double mom = scalar(c, 4);
     double[] var = doubles(c.in(0));
     double[] acc = doubles(c.in(1));
-    Tensor grad = c.in(3);
+    double[] grad = doubles(c.in(3));
     for (int i = 0; i < var.length; i++) {
-      double g = grad.getDouble(i);
+      double g = grad[i];
       acc[i] = acc[i] * mom + g;
       var[i] -= nesterov ? g * lr + acc[i] * mom * lr : lr * acc[i];
     }
@@ -92,6 +110,9 @@ final class OptimizerOps {
   static Tensor[] sgd(Kernel.Call c) {
     sameShape("SGD", c, 0, 1);
     sameShape("SGD", c, 0, 3);
+    if (allFloat32(c, 0, 1, 3, 5)) {
+      return sgdFloat32(c);
+    }
     double dampening = c.attrs().real("dampening");
     double wd = c.attrs().real("weight_decay");
     boolean nesterov = c.attrs().bool("nesterov");
@@ -100,9 +121,9 @@ final class OptimizerOps {
     double[] p = doubles(c.in(0));
     double[] acc = doubles(c.in(3));
     double[] stat = doubles(c.in(5));
-    Tensor grad = c.in(1);
+    double[] grad = doubles(c.in(1));
     for (int i = 0; i < p.length; i++) {
-      double g = grad.getDouble(i);
+      double g = grad[i];
       if (wd > 0) {
         g += p[i] * wd;
       }
@@ -120,6 +141,58 @@ final class OptimizerOps {
     return new Tensor[] {set(c, 0, p)};
   }
 
+  private static boolean allFloat32(Kernel.Call c, int... inputs) {
+    for (int i : inputs) {
+      if (c.in(i).dtype() != DType.FLOAT32) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@link #sgd} on float32 storage without double copies of the operands: the same arithmetic
+   * (double, rounded once per stored value), so the same results; the all-zero {@code stat} is not
+   * rewritten.
+   */
+  private static Tensor[] sgdFloat32(Kernel.Call c) {
+    double dampening = c.attrs().real("dampening");
+    double wd = c.attrs().real("weight_decay");
+    boolean nesterov = c.attrs().bool("nesterov");
+    double lr = scalar(c, 2);
+    double mom = scalar(c, 4);
+    float[] p = c.in(0).floats();
+    float[] grad = c.in(1).floats();
+    float[] acc = c.in(3).floats();
+    float[] stat = c.in(5).floats();
+    int n = p.length;
+    float[] newP = new float[n];
+    float[] newAcc = mom > 0 ? new float[n] : null;
+    boolean statSet = false;
+    for (int i = 0; i < n; i++) {
+      double g = grad[i];
+      if (wd > 0) {
+        g += p[i] * wd;
+      }
+      if (mom > 0) {
+        double a = stat[i] > 0 ? g : acc[i] * mom + (1 - dampening) * g;
+        newAcc[i] = (float) a;
+        g = nesterov ? g + a * mom : a;
+      }
+      newP[i] = (float) (p[i] - lr * g);
+      statSet |= stat[i] != 0;
+    }
+    if (mom > 0) {
+      c.var(3).set(Tensor.ofFloats(c.in(3).shape(), newAcc));
+    }
+    if (statSet) {
+      c.var(5).set(Tensor.ofFloats(c.in(5).shape(), new float[n]));
+    }
+    Tensor out = Tensor.ofFloats(c.in(0).shape(), newP);
+    c.var(0).set(out);
+    return new Tensor[] {out};
+  }
+
   static Tensor[] adam(Kernel.Call c) {
     sameShape("Adam", c, 0, 1);
     sameShape("Adam", c, 0, 2);
@@ -135,9 +208,9 @@ final class OptimizerOps {
     double[] var = doubles(c.in(0));
     double[] m = doubles(c.in(1));
     double[] v = doubles(c.in(2));
-    Tensor grad = c.in(9);
+    double[] grad = doubles(c.in(9));
     for (int i = 0; i < var.length; i++) {
-      double g = grad.getDouble(i);
+      double g = grad[i];
       m[i] += (g - m[i]) * (1 - b1);
       v[i] += (g * g - v[i]) * (1 - b2);
       double num = nesterov ? m[i] * b1 + (1 - b1) * g : m[i];
@@ -158,9 +231,9 @@ final class OptimizerOps {
     double[] var = doubles(c.in(0));
     double[] m = doubles(c.in(1));
     double[] v = doubles(c.in(2));
-    Tensor grad = c.in(8);
+    double[] grad = doubles(c.in(8));
     for (int i = 0; i < var.length; i++) {
-      double g = grad.getDouble(i);
+      double g = grad[i];
       m[i] += (g - m[i]) * (1 - b1);
       v[i] += (g * g - v[i]) * (1 - b2);
       double update = m[i] / (Math.sqrt(v[i]) + eps) + decay * var[i];
@@ -185,12 +258,12 @@ final class OptimizerOps {
     double[] m = doubles(c.in(1));
     double[] v = doubles(c.in(2));
     double[] update = new double[var.length];
-    Tensor grad = c.in(9);
+    double[] grad = doubles(c.in(9));
     double wNorm = 0;
     double gNorm = 0;
     double uNorm = 0;
     for (int i = 0; i < var.length; i++) {
-      double g = grad.getDouble(i);
+      double g = grad[i];
       m[i] = b1 * m[i] + (1 - b1) * g;
       v[i] = b2 * v[i] + (1 - b2) * g * g;
       update[i] = (m[i] / b1c) / (Math.sqrt(v[i] / b2c) + eps) + decay * var[i];

@@ -133,4 +133,27 @@ class GraphTest {
       assertEquals(3.0, g.getDouble(i), 0);
     }
   }
+
+  @Test
+  void repeatedComputationsAndDeadNodesLeaveTheGraph() {
+    Tensor x = GradCheck.random(1, -1, 1, 3, 3);
+    Variable w = new Variable("w", GradCheck.random(2, -1, 1, 3, 3));
+    Tape trace = rt.push();
+    Tensor xa = x.alias();
+    trace.addLeaves(List.of(xa));
+    Tensor a = rt.apply("MatMul", Attrs.EMPTY, xa, w)[0];
+    Tensor b = rt.apply("MatMul", Attrs.EMPTY, xa, w)[0]; // the same product again
+    rt.apply("Exp", Attrs.EMPTY, xa); // unused
+    Tensor sum = rt.apply("Add", Attrs.EMPTY, a, b)[0];
+    rt.apply("Assign", Attrs.EMPTY, w, sum);
+    Tensor after = rt.apply("MatMul", Attrs.EMPTY, xa, w)[0]; // reads the new w: not shared
+    rt.pop(trace);
+    Graph graph = Graph.compile(trace, List.of(xa), List.of(sum, after));
+    assertEquals(List.of("Load", "MatMul", "Add", "Assign", "Load", "MatMul"), graph.opNames());
+    Tensor wBefore = w.value();
+    List<Tensor> out = graph.run(rt, List.of(x));
+    Tensor expected = rt.apply("MatMul", Attrs.EMPTY, x, wBefore)[0];
+    assertEquals(2 * expected.getDouble(4), out.get(0).getDouble(4), 1e-12);
+    assertEquals(out.get(0).getDouble(4), w.value().getDouble(4), 0);
+  }
 }
