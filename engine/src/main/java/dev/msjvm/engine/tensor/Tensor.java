@@ -214,19 +214,14 @@ public final class Tensor {
       }
       return out;
     }
-    int stride = (int) (shape.size() / productTo(axis + 1));
+    int stride = 1; // elements per index of this axis: the product of the later dimensions
+    for (int a = axis + 1; a < shape.rank(); a++) {
+      stride *= shape.dim(a);
+    }
     for (int i = 0; i < dim; i++) {
       out.add(nest(axis + 1, offset + i * stride));
     }
     return out;
-  }
-
-  private long productTo(int axis) {
-    long p = 1;
-    for (int a = 0; a < axis; a++) {
-      p *= shape.dim(a);
-    }
-    return p;
   }
 
   void setDouble(int i, double v) {

@@ -21,15 +21,18 @@ def _tensor_cls():
 def _signature(args, training):
     tensor = _tensor_cls()
     key = [training]
+    tensors = []
     for a in args:
         if isinstance(a, tensor):
-            key.append(("T", a.shape, a.dtype))
+            tensors.append(a._java)  # pylint: disable=protected-access
+            key.append("T")
         else:
             try:
                 hash(a)
                 key.append(("V", type(a), a))
             except TypeError:
                 return None
+    key.append(host().signatureOf(tensors))
     return tuple(key)
 
 

@@ -7,16 +7,19 @@ before its sub-cells'. Calling a cell runs ``construct``.
 """
 from collections import OrderedDict
 
-from mindspore._host import host, session
+from mindspore._host import host
 from mindspore.common import _graph
 from mindspore.common.parameter import Parameter, _is_parameter_generated
+from mindspore.common.tensor import Tensor
 from mindspore.ops.primitive import Primitive
 
 __all__ = ["Cell"]
 
+_HOST = host()
+
 
 def _graph_mode():
-    return session().runContext().get("mode") == 0
+    return _HOST.graphMode()
 
 
 class Cell:
@@ -48,9 +51,33 @@ class Cell:
             self.__dict__.pop(name, None)
             params.pop(name, None)
             self._cells[name] = value
+        elif name in params:
+            # MindSpore 2.10: a Tensor replaces the parameter's data, None removes it, and anything
+            # else is refused.
+            if value is None:
+                params[name] = None
+            elif isinstance(value, Tensor):
+                params[name].set_data(value)
+            else:
+                raise TypeError(f"Parameter '{name}' already exists in network, "
+                                f"can not assign this type: '{type(value)}' as a parameter.")
         else:
-            params.pop(name, None) if name in params and value is None else None
+            if isinstance(value, (list, tuple)) and value and all(isinstance(v, Parameter) for v in value):
+                self._check_unique_names(value)
             object.__setattr__(self, name, value)
+
+    def _check_unique_names(self, value):
+        """Parameters kept in list/tuple attributes must have distinct names (MindSpore's check)."""
+        names = self.__dict__.setdefault("_exist_names", set())
+        objs = self.__dict__.setdefault("_exist_objs", set())
+        for item in value:
+            if id(item) in objs:
+                continue
+            objs.add(id(item))
+            if item.name in names:
+                raise ValueError(f"The value {value} , its name '{item.name}' already exists. "
+                                 "Please set a unique name for the parameter.")
+            names.add(item.name)
 
     def __getattr__(self, name):
         d = self.__dict__
@@ -72,7 +99,7 @@ class Cell:
         raise NotImplementedError(f"The 'construct' of {type(self).__name__} is not defined.")
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and _graph_mode() and not host().recording():
+        if not kwargs and _graph_mode() and not _HOST.recording():
             return _graph.call(self, args)
         return self.construct(*args, **kwargs)
 

@@ -293,8 +293,6 @@ class OneHot(Primitive):
         _check_tensors("OneHot", ("indices", "on_value", "off_value"), (indices, on_value, off_value))
         if isinstance(depth, bool) or not isinstance(depth, int):
             raise TypeError(f"For 'OneHot', the 'depth' must be an int, but got {_type_name(depth)}.")
-        if depth < 0:
-            raise ValueError(f"For 'OneHot', the 'depth' must be non negative, but got {depth}.")
         return self._run_engine(indices, on_value, off_value, extra=("depth", depth))
 
 
@@ -318,7 +316,8 @@ class Tile(Primitive):
     def __call__(self, input, dims):  # pylint: disable=redefined-builtin
         _check_tensors("Tile", ("input",), (input,))
         if not isinstance(dims, tuple) or any(isinstance(d, bool) or not isinstance(d, int) for d in dims):
-            raise TypeError(f"For 'Tile', the 'dims' must be a tuple of ints, but got {_type_name(dims)}.")
+            from mindspore.ops.operations import _ms_type_name  # pylint: disable=import-outside-toplevel
+            raise TypeError(f'Failed calling Tile with "Tile()(input=Tensor, dims={_ms_type_name(dims)})".')
         return self._run_engine(input, extra=("multiples", list(dims)))
 
 

@@ -77,3 +77,7 @@ cases = [
 
 for label, fn in cases:
     attempt(label, lambda fn=fn: flushed(show(fn())))
+    try:  # MindSpore 2.10 may raise a failed call's error again at the next op: drain it here
+        flushed(None)
+    except Exception:  # pylint: disable=broad-except
+        pass
