@@ -56,6 +56,8 @@ fi
 if [ "${MSJVM_BENCH:-0}" = 1 ]; then
   if [ -x "$repo/bin/mspython" ]; then
     add msjvm "msjvm graph" "env MLP_BENCH_IMPL=msjvm bin/mspython bench/mlp/mlp_mindspore.py --steps $steps --warmup $warmup --mode graph"
+    # Truffle's JIT compiles on the same 2 cores; the interpreter-only run shows its cost.
+    add msjvm-nojit "msjvm graph, MSJVM_JIT=0" "env MLP_BENCH_IMPL=msjvm-nojit MSJVM_JIT=0 bin/mspython bench/mlp/mlp_mindspore.py --steps $steps --warmup $warmup --mode graph"
   else
     echo "run.sh: MSJVM_BENCH=1 but no bin/mspython" >&2
   fi
