@@ -5,8 +5,8 @@ The first call for an input signature (shapes, dtypes, non-tensor arguments, tra
 later calls replay in Java (forward, backward and optimizer updates of a ``TrainOneStepCell``
 alike). If ``construct`` read a traced value in Python (``item()``, ``print``, a data-dependent
 ``if``), the graph would freeze that decision, so such a cell keeps running eagerly instead, as a
-MindSpore user would expect from PYNATIVE. Graphs are kept per cell and signature (a new shape
-traces again).
+MindSpore user would expect from PYNATIVE. Graphs are kept per cell and signature (a new shape,
+the training flag, or a Parameter/sub-cell set on any cell since the trace all trace again).
 """
 from mindspore._host import host
 
@@ -19,8 +19,9 @@ def _tensor_cls():
 
 
 def _signature(args, training):
+    from mindspore.nn.cell import STRUCTURE_VERSION  # pylint: disable=import-outside-toplevel
     tensor = _tensor_cls()
-    key = [training]
+    key = [training, STRUCTURE_VERSION[0]]
     tensors = []
     for a in args:
         if isinstance(a, tensor):

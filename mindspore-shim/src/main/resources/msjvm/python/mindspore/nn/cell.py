@@ -17,6 +17,10 @@ __all__ = ["Cell"]
 
 _HOST = host()
 
+# Bumped whenever a Parameter or sub-cell is set on any cell: GRAPH_MODE graphs refer to the
+# parameters (and code paths) seen when they were traced, so a changed structure retraces.
+STRUCTURE_VERSION = [0]
+
 
 def _graph_mode():
     return _HOST.graphMode()
@@ -39,6 +43,8 @@ class Cell:
         params = self.__dict__.get("_params")
         if params is None:
             raise AttributeError("Can not assign attributes before Cell.__init__() is called.")
+        if isinstance(value, (Parameter, Cell)):
+            STRUCTURE_VERSION[0] += 1
         if isinstance(value, Parameter):
             if _is_parameter_generated(value.name):
                 value.name = name
@@ -116,6 +122,7 @@ class Cell:
             raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be 'Cell' if not None, "
                             f"but got type {type(child_cell)}.")
         self._cells[child_name] = child_cell
+        STRUCTURE_VERSION[0] += 1
 
     def set_grad(self, requires_grad=True):
         object.__setattr__(self, "requires_grad", requires_grad)
