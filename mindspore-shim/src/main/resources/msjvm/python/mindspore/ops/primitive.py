@@ -1,8 +1,9 @@
 """``Primitive``: an operator with attributes and a parallel strategy, recorded for the engine.
 
 Attribute and ``shard`` handling follow MindSpore's ``mindspore/ops/primitive.py`` (same checks and
-messages for tuple strategies). Running a primitive needs the compute core (issue 3); until then a
-call raises ``NotImplementedError`` naming the operator.
+messages for tuple strategies). Subclasses run through ``_run_engine``: the engine operator of the
+same name, bound once per attribute set. A primitive the engine cannot run yet (the communication
+operators, until the parallel work) raises ``NotImplementedError`` naming it.
 """
 
 
@@ -107,8 +108,7 @@ class Primitive:
         return self.add_prim_attr("recompute", mode)
 
     def __call__(self, *args):
-        raise NotImplementedError(f"Running the operator {self.name} needs the msjvm compute core, "
-                                  "which this build does not have yet.")
+        raise NotImplementedError(f"Running the operator {self.name} is not supported by msjvm yet.")
 
     def __repr__(self):
         attrs = ", ".join(f"{k}={v}" for k, v in self.attrs.items())
