@@ -41,13 +41,13 @@ public final class Runtime {
 
   /** Runs {@code op} on {@code inputs} (tensors or variables) and records it on every tape. */
   public Tensor[] apply(OpDef op, Attrs attrs, Object... inputs) {
-    if (!tapes.isEmpty() && !op.name().equals("Load") && !op.stateful()) {
+    if (!tapes.isEmpty() && !op.name().equals("Load")) {
       // While recording, every read of a variable is its own Load step: gradient rules then see
       // the value read as a traced tensor (not a constant of the graph), and a replay reads the
       // variable at the same point of the step as the trace did (before later Assigns).
       boolean copied = false;
       for (int i = 0; i < inputs.length; i++) {
-        if (inputs[i] instanceof Variable v) {
+        if (inputs[i] instanceof Variable v && !op.writes(i)) {
           if (!copied) {
             inputs = inputs.clone();
             copied = true;

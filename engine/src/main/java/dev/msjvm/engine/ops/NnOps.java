@@ -213,7 +213,8 @@ final class NnOps {
                       g.attrs().bool("is_training", false) ? g.out(2) : g.in(4));
               return new Tensor[] {d[0], d[1], d[2], null, null};
             },
-            true),
+            true,
+            List.of(3, 4)),
         OpDef.of(
             "BatchNormGrad",
             c -> {

@@ -156,4 +156,56 @@ class GraphTest {
     assertEquals(2 * expected.getDouble(4), out.get(0).getDouble(4), 1e-12);
     assertEquals(out.get(0).getDouble(4), w.value().getDouble(4), 0);
   }
+
+  /** W -> MatMul -> BatchNorm(gamma, beta) -> weighted sum; SGD on W and gamma. */
+  private Tensor bnStep(Variable[] v, Tensor x, Tensor weights) {
+    Tape tape = rt.push();
+    Tensor h = rt.apply("MatMul", Attrs.EMPTY, x, v[0])[0];
+    Attrs bn = Attrs.of("is_training", true, "epsilon", 1e-5, "momentum", 0.1);
+    Tensor y = rt.apply("BatchNorm", bn, h, v[1], v[2], v[3], v[4])[0];
+    Tensor loss =
+        rt.apply(
+                "ReduceSum",
+                Attrs.of("axis", List.of(), "keep_dims", false),
+                rt.apply("Mul", Attrs.EMPTY, y, weights)[0])[0];
+    rt.pop(tape);
+    List<Tensor> g = Autodiff.gradients(rt, tape, List.of(loss), null, List.of(v[0], v[1]));
+    for (int i = 0; i < 2; i++) {
+      Tensor upd =
+          rt.apply("ScalarOp", Attrs.of("op", "Mul", "scalar", 0.5, "left", false), g.get(i))[0];
+      rt.apply("Assign", Attrs.EMPTY, v[i], rt.apply("Sub", Attrs.EMPTY, v[i], upd)[0]);
+    }
+    return loss;
+  }
+
+  private static Variable[] bnVariables() {
+    return new Variable[] {
+      new Variable("w", GradCheck.random(3, -1, 1, 3, 4)),
+      new Variable("gamma", GradCheck.random(4, 0.5, 1.5, 4)),
+      new Variable("beta", GradCheck.random(5, -1, 1, 4)),
+      new Variable("mean", GradCheck.random(6, -1, 1, 4)),
+      new Variable("var", GradCheck.random(7, 0.5, 1.5, 4))
+    };
+  }
+
+  @Test
+  void aTracedBatchNormStepReadsTheUpdatedScaleInItsBackwardPass() {
+    Tensor x = GradCheck.random(1, -1, 1, 6, 3);
+    Tensor weights = GradCheck.random(2, -1, 1, 6, 4);
+    Variable[] eager = bnVariables();
+    double[] expected = new double[4];
+    for (int s = 0; s < 4; s++) {
+      expected[s] = bnStep(eager, x, weights).getDouble(0);
+    }
+    Variable[] traced = bnVariables();
+    Tape trace = rt.push();
+    Tensor xa = x.alias();
+    trace.addLeaves(List.of(xa));
+    Tensor loss0 = bnStep(traced, xa, weights);
+    rt.pop(trace);
+    Graph graph = Graph.compile(trace, List.of(xa), List.of(loss0));
+    for (int s = 1; s < 4; s++) {
+      assertEquals(expected[s], graph.run(rt, List.of(x)).get(0).getDouble(0), 1e-12);
+    }
+  }
 }
