@@ -60,7 +60,11 @@ msjvm_java_cmd() {
   cp="$MSJVM_FRONTEND/polyglot-frontend-0.1.0-SNAPSHOT.jar:$(cat "$MSJVM_FRONTEND/classpath.txt")"
   MSJVM_JAVA=("$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED
     --sun-misc-unsafe-memory-access=allow -Dpolyglot.engine.WarnInterpreterOnly=false
-    -XX:+UseParallelGC -Xss8m)
+    -XX:+UseParallelGC -Xss8m
+    # A bounded young generation: training steps allocate a few MB of short-lived tensors each;
+    # unbounded, ParallelGC grew the heap to 1.15 GB RSS on the MLP benchmark; with -Xmn512m it
+    # stays at 560-740 MB (JIT off/on) for about the same step time (docs/PERFORMANCE.md).
+    -Xmn512m)
   # The Truffle JIT: JVMCI plus the Graal compiler jars on the upgrade module path (JDK 21+).
   if [ "${MSJVM_JIT:-1}" != "0" ] && [ -d "$MSJVM_FRONTEND/jit" ]; then
     MSJVM_JAVA+=(-XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI
