@@ -112,6 +112,11 @@ public final class Attrs {
     return out;
   }
 
+  /** {@link #ints} as an array, for kernels that take {@code int[]}. */
+  public int[] intArray(String name) {
+    return ints(name).stream().mapToInt(Integer::intValue).toArray();
+  }
+
   public Map<String, Object> asMap() {
     return values;
   }

@@ -20,17 +20,13 @@ final class IndexOps {
 
   private static final Attrs NONE = Attrs.EMPTY;
 
-  private static int[] ints(Attrs a, String name) {
-    return a.ints(name).stream().mapToInt(Integer::intValue).toArray();
-  }
-
   private static Tensor slice(Kernel.Call c) {
     Attrs a = c.attrs();
     return Indexing.stridedSlice(
         c.in(0),
-        ints(a, "begin"),
-        ints(a, "end"),
-        ints(a, "strides"),
+        a.intArray("begin"),
+        a.intArray("end"),
+        a.intArray("strides"),
         a.integer("begin_mask", 0),
         a.integer("end_mask", 0),
         a.integer("ellipsis_mask", 0),
@@ -110,14 +106,16 @@ final class IndexOps {
             }),
         OpDef.of(
             "Tile",
-            c -> one(Joining.tile(c.in(0), ints(c.attrs(), "multiples"))),
+            c -> one(Joining.tile(c.in(0), c.attrs().intArray("multiples"))),
             g -> one(g.op("TileGrad", g.attrs().with("shape", g.in(0).shape().dims()), g.dout(0)))),
         OpDef.of(
             "TileGrad",
             c ->
                 one(
                     Joining.tileGrad(
-                        c.in(0), new Shape(c.attrs().ints("shape")), ints(c.attrs(), "multiples"))),
+                        c.in(0),
+                        new Shape(c.attrs().ints("shape")),
+                        c.attrs().intArray("multiples"))),
             null),
         OpDef.of(
             "StridedSlice",
@@ -136,9 +134,9 @@ final class IndexOps {
                   Indexing.stridedSliceGrad(
                       c.in(0),
                       new Shape(a.ints("shapex")),
-                      ints(a, "begin"),
-                      ints(a, "end"),
-                      ints(a, "strides"),
+                      a.intArray("begin"),
+                      a.intArray("end"),
+                      a.intArray("strides"),
                       a.integer("begin_mask", 0),
                       a.integer("end_mask", 0),
                       a.integer("ellipsis_mask", 0),

@@ -45,10 +45,6 @@ final class NnOps {
         : new int[] {v.get(0), v.get(1), v.get(2), v.get(3)};
   }
 
-  private static int[] ints(List<Integer> v) {
-    return v.stream().mapToInt(Integer::intValue).toArray();
-  }
-
   private static String padMode(Attrs a) {
     return a.has("pad_mode") ? a.string("pad_mode") : "valid";
   }
@@ -66,7 +62,50 @@ final class NnOps {
         c.blas());
   }
 
+  /** A pooling kernel: input, window {@code (h, w)}, strides {@code (h, w)}, pad mode. */
+  private interface Pool {
+    Tensor run(Tensor x, int[] kernel, int[] strides, String padMode);
+  }
+
+  /** The gradient kernel of a pooling: input, output gradient, then as {@link Pool}. */
+  private interface PoolGrad {
+    Tensor run(Tensor x, Tensor dy, int[] kernel, int[] strides, String padMode);
+  }
+
+  /** Pooling operator {@code name} and its {@code <name>Grad}, which gets the same attributes. */
+  private static List<OpDef> pooling(String name, Pool pool, PoolGrad grad) {
+    return List.of(
+        OpDef.of(
+            name,
+            c ->
+                one(
+                    pool.run(
+                        c.in(0),
+                        hw(c.attrs(), "kernel_size"),
+                        hw(c.attrs(), "strides"),
+                        padMode(c.attrs()))),
+            g -> one(g.op(name + "Grad", g.attrs(), g.in(0), g.dout(0)))),
+        OpDef.of(
+            name + "Grad",
+            c ->
+                one(
+                    grad.run(
+                        c.in(0),
+                        c.in(1),
+                        hw(c.attrs(), "kernel_size"),
+                        hw(c.attrs(), "strides"),
+                        padMode(c.attrs()))),
+            null));
+  }
+
   static List<OpDef> defs() {
+    List<OpDef> defs = new java.util.ArrayList<>(layerDefs());
+    defs.addAll(pooling("MaxPool", Pooling::maxPool, Pooling::maxPoolGrad));
+    defs.addAll(pooling("AvgPool", Pooling::avgPool, Pooling::avgPoolGrad));
+    return defs;
+  }
+
+  private static List<OpDef> layerDefs() {
     return List.of(
         OpDef.of(
             "BiasAdd",
@@ -137,48 +176,6 @@ final class NnOps {
                         hw(c.attrs(), "dilation"),
                         c.attrs().integer("group", 1),
                         c.blas())),
-            null),
-        OpDef.of(
-            "MaxPool",
-            c ->
-                one(
-                    Pooling.maxPool(
-                        c.in(0),
-                        hw(c.attrs(), "kernel_size"),
-                        hw(c.attrs(), "strides"),
-                        padMode(c.attrs()))),
-            g -> one(g.op("MaxPoolGrad", g.attrs(), g.in(0), g.dout(0)))),
-        OpDef.of(
-            "MaxPoolGrad",
-            c ->
-                one(
-                    Pooling.maxPoolGrad(
-                        c.in(0),
-                        c.in(1),
-                        hw(c.attrs(), "kernel_size"),
-                        hw(c.attrs(), "strides"),
-                        padMode(c.attrs()))),
-            null),
-        OpDef.of(
-            "AvgPool",
-            c ->
-                one(
-                    Pooling.avgPool(
-                        c.in(0),
-                        hw(c.attrs(), "kernel_size"),
-                        hw(c.attrs(), "strides"),
-                        padMode(c.attrs()))),
-            g -> one(g.op("AvgPoolGrad", g.attrs(), g.in(0), g.dout(0)))),
-        OpDef.of(
-            "AvgPoolGrad",
-            c ->
-                one(
-                    Pooling.avgPoolGrad(
-                        c.in(0),
-                        c.in(1),
-                        hw(c.attrs(), "kernel_size"),
-                        hw(c.attrs(), "strides"),
-                        padMode(c.attrs()))),
             null),
         new OpDef(
             "BatchNorm",
