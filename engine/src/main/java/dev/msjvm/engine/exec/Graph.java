@@ -3,12 +3,15 @@ package dev.msjvm.engine.exec;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.tensor.FloatPool;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A traced function compiled for replay: GRAPH_MODE's graph. Nodes are the recorded operator calls
@@ -37,10 +40,46 @@ public final class Graph {
   private final Ref[] outputs;
   private final int arity;
 
+  /** The distinct variables the nodes read or write, in first-use order. */
+  private final Variable[] variables;
+
+  /**
+   * {@code lastUse[n][j]}: the last node reading output {@code j} of node {@code n} ({@code -1} for
+   * none, {@link Integer#MAX_VALUE} for a graph result).
+   */
+  private final int[][] lastUse;
+
+  /** Intermediates' storage from the last replay, for the next one to write into. */
+  private final FloatPool pool = new FloatPool();
+
+  /** The thread replaying this graph with its pool (a graph belongs to one rank's interpreter). */
+  private Thread poolUser;
+
   private Graph(List<Node> nodes, Ref[] outputs, int arity) {
     this.nodes = nodes;
     this.outputs = outputs;
     this.arity = arity;
+    java.util.LinkedHashSet<Variable> vars = new java.util.LinkedHashSet<>();
+    lastUse = new int[nodes.size()][];
+    for (int n = 0; n < nodes.size(); n++) {
+      lastUse[n] = new int[nodes.get(n).outputs()];
+      java.util.Arrays.fill(lastUse[n], -1);
+      for (Ref r : nodes.get(n).inputs()) {
+        switch (r) {
+          case Out o -> lastUse[o.node()][o.index()] = n;
+          case Var v -> vars.add(v.variable());
+          default -> {}
+        }
+      }
+    }
+    for (Ref r : outputs) {
+      switch (r) {
+        case Out o -> lastUse[o.node()][o.index()] = Integer.MAX_VALUE;
+        case Var v -> vars.add(v.variable());
+        default -> {}
+      }
+    }
+    variables = vars.toArray(new Variable[0]);
   }
 
   /**
@@ -170,27 +209,174 @@ public final class Graph {
     return nodes.stream().map(n -> n.op().name()).toList();
   }
 
-  /** Runs the graph on {@code args}; the results in the traced order. */
+  /**
+   * Runs the graph on {@code args}; the results in the traced order.
+   *
+   * <p>Optimizer updates overwrite a variable's tensor in place when no value of this run that
+   * shares its storage (a Load of it, a reshape of that Load...) is read at or after the updating
+   * node, and nothing outside the graph holds it ({@link Variable#shared()}); otherwise they copy
+   * first. Results sharing a variable's storage mark it shared. Under a recording tape every node
+   * goes through the runtime's ordinary path, which copies.
+   */
   public List<Tensor> run(Runtime rt, List<Tensor> args) {
     if (args.size() != arity) {
       throw MsException.valueError(
           "The graph takes " + arity + " tensor inputs, but got " + args.size() + ".");
     }
-    Tensor[][] values = new Tensor[nodes.size()][];
-    for (int n = 0; n < nodes.size(); n++) {
-      Node node = nodes.get(n);
-      Object[] in = new Object[node.inputs().length];
-      for (int i = 0; i < in.length; i++) {
-        in[i] = resolve(node.inputs()[i], args, values);
+    if (rt.recording()) {
+      Tensor[][] values = new Tensor[nodes.size()][];
+      for (int n = 0; n < nodes.size(); n++) {
+        values[n] = rt.apply(nodes.get(n).op(), nodes.get(n).attrs(), inputs(n, args, values));
       }
-      values[n] = rt.apply(node.op(), node.attrs(), in);
+      return results(args, values);
     }
+    if (!claimPool()) {
+      return replay(rt, args, null);
+    }
+    try {
+      return replay(rt, args, pool);
+    } finally {
+      synchronized (this) {
+        poolUser = null;
+      }
+    }
+  }
+
+  private synchronized boolean claimPool() {
+    if (poolUser != null) {
+      return false;
+    }
+    poolUser = Thread.currentThread();
+    return true;
+  }
+
+  /**
+   * A replay outside any tape: in-place updates where {@link Liveness} allows, and, with a pool,
+   * intermediates allocated from the previous replay's storage and recycled at the end.
+   */
+  private List<Tensor> replay(Runtime rt, List<Tensor> args, FloatPool pool) {
+    Tensor[][] values = new Tensor[nodes.size()][];
+    Liveness live = new Liveness();
+    Set<float[]> fresh = Collections.newSetFromMap(new IdentityHashMap<>());
+    try (FloatPool.Scope scope = pool == null ? null : pool.enter()) {
+      for (int n = 0; n < nodes.size(); n++) {
+        Object[] in = inputs(n, args, values);
+        live.node = n;
+        Tensor[] out = rt.apply(nodes.get(n).op(), nodes.get(n).attrs(), in, live);
+        values[n] = out;
+        live.after(n, out);
+        if (pool != null) {
+          noteFresh(out, in, fresh);
+        }
+      }
+    }
+    List<Tensor> result = results(args, values);
+    if (pool != null) {
+      // What a result, an argument, a constant or a variable still holds stays out of the pool.
+      for (Tensor t : result) {
+        fresh.remove(t.floatStorage());
+      }
+      for (Tensor t : args) {
+        fresh.remove(t.floatStorage());
+      }
+      for (Variable v : variables) {
+        fresh.remove(v.current().floatStorage());
+      }
+      for (Node node : nodes) {
+        for (Ref r : node.inputs()) {
+          if (r instanceof Const c) {
+            fresh.remove(c.value().floatStorage());
+          }
+        }
+      }
+      pool.recycle(fresh);
+    }
+    return result;
+  }
+
+  /** Float storage the kernel created (not a view of one of its inputs). */
+  private static void noteFresh(Tensor[] out, Object[] in, Set<float[]> fresh) {
+    for (Tensor o : out) {
+      float[] storage = o.floatStorage();
+      if (storage == null) {
+        continue;
+      }
+      boolean view = false;
+      for (Object i : in) {
+        Tensor t = i instanceof Variable v ? v.current() : (Tensor) i;
+        view |= o.sharesStorage(t);
+      }
+      if (!view) {
+        fresh.add(storage);
+      }
+    }
+  }
+
+  private Object[] inputs(int n, List<Tensor> args, Tensor[][] values) {
+    Ref[] refs = nodes.get(n).inputs();
+    Object[] in = new Object[refs.length];
+    for (int i = 0; i < in.length; i++) {
+      in[i] = resolve(refs[i], args, values);
+    }
+    return in;
+  }
+
+  private List<Tensor> results(List<Tensor> args, Tensor[][] values) {
     List<Tensor> result = new ArrayList<>(outputs.length);
     for (Ref r : outputs) {
       Object v = resolve(r, args, values);
-      result.add(v instanceof Variable var ? var.value() : (Tensor) v);
+      Tensor t = v instanceof Variable var ? var.value() : (Tensor) v;
+      for (Variable var : variables) {
+        if (t.sharesStorage(var.current())) {
+          var.markShared();
+        }
+      }
+      result.add(t);
     }
     return result;
+  }
+
+  /**
+   * For each variable, the last node that reads a value of this run sharing the variable's current
+   * storage ({@code horizon}); a node may write the storage in place only past its horizon.
+   */
+  private final class Liveness implements Runtime.InPlacePolicy {
+    private final Tensor[] storage = new Tensor[variables.length];
+    private final int[] horizon = new int[variables.length];
+    private int node;
+
+    Liveness() {
+      for (int k = 0; k < variables.length; k++) {
+        storage[k] = variables[k].current();
+        horizon[k] = -1;
+      }
+    }
+
+    @Override
+    public boolean allows(Variable v) {
+      for (int k = 0; k < variables.length; k++) {
+        if (variables[k] == v) {
+          return horizon[k] < node && storage[k].sharesStorage(v.current());
+        }
+      }
+      return false;
+    }
+
+    void after(int n, Tensor[] outs) {
+      for (int k = 0; k < variables.length; k++) {
+        Tensor now = variables[k].current();
+        if (!now.sharesStorage(storage[k])) {
+          // New storage (a copy before writing, an Assign): nothing of this run aliases it yet.
+          storage[k] = now;
+          horizon[k] = -1;
+        }
+        for (int j = 0; j < outs.length; j++) {
+          if (outs[j].sharesStorage(now)) {
+            horizon[k] = Math.max(horizon[k], lastUse[n][j]);
+          }
+        }
+      }
+    }
   }
 
   private static Object resolve(Ref ref, List<Tensor> args, Tensor[][] values) {

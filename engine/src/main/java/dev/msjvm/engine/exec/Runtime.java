@@ -41,6 +41,24 @@ public final class Runtime {
 
   /** Runs {@code op} on {@code inputs} (tensors or variables) and records it on every tape. */
   public Tensor[] apply(OpDef op, Attrs attrs, Object... inputs) {
+    return apply(op, attrs, inputs, null);
+  }
+
+  /**
+   * Decides, for a graph being replayed, whether a node may overwrite a variable's tensor in place.
+   * With a policy the runtime leaves variables' shared flags alone: the graph tracks the aliases of
+   * variable storage it creates and marks the variables whose storage escapes.
+   */
+  @FunctionalInterface
+  interface InPlacePolicy {
+    boolean allows(Variable v);
+  }
+
+  /**
+   * {@link #apply(OpDef, Attrs, Object...)}; {@code policy} null for a call from Python (any output
+   * sharing a variable's storage marks it shared).
+   */
+  Tensor[] apply(OpDef op, Attrs attrs, Object[] inputs, InPlacePolicy policy) {
     if (!tapes.isEmpty() && !op.name().equals("Load")) {
       // While recording, every read of a variable is its own Load step: gradient rules then see
       // the value read as a traced tensor (not a constant of the graph), and a replay reads the
@@ -61,7 +79,8 @@ public final class Runtime {
       values[i] =
           switch (inputs[i]) {
             case Tensor t -> t;
-            case Variable v -> v.value();
+            // A tape keeps the values it records: a recorded read hands the tensor out.
+            case Variable v -> tapes.isEmpty() ? v.current() : v.value();
             case null ->
                 throw MsException.typeError(
                     "For '" + op.name() + "', input " + i + " must be a Tensor, but got None.");
@@ -76,7 +95,9 @@ public final class Runtime {
                         + ".");
           };
     }
-    Tensor[] outputs = op.kernel().run(new Call(op, attrs, inputs, values, blas.get()));
+    boolean inPlace = tapes.isEmpty();
+    Tensor[] outputs =
+        op.kernel().run(new Call(op, attrs, inputs, values, blas.get(), inPlace, policy));
     // Tapes and graphs know tensors by identity: an output must never be one of the inputs
     // (StopGradient, a Cast to the same type, a BroadcastTo to the same shape return them).
     for (int o = 0; o < outputs.length; o++) {
@@ -84,6 +105,13 @@ public final class Runtime {
         if (outputs[o] == v) {
           outputs[o] = v.alias();
           break;
+        }
+      }
+      if (policy == null) {
+        for (Object in : inputs) {
+          if (in instanceof Variable v && outputs[o].sharesStorage(v.current())) {
+            v.markShared();
+          }
         }
       }
     }
@@ -132,7 +160,14 @@ public final class Runtime {
     }
   }
 
-  private record Call(OpDef op, Attrs attrs, Object[] inputs, Tensor[] values, Blas blas)
+  private record Call(
+      OpDef op,
+      Attrs attrs,
+      Object[] inputs,
+      Tensor[] values,
+      Blas blas,
+      boolean inPlace,
+      InPlacePolicy policy)
       implements Kernel.Call {
     @Override
     public int arity() {
@@ -151,6 +186,12 @@ public final class Runtime {
       }
       throw MsException.typeError(
           "For '" + op.name() + "', input " + i + " must be a Parameter, but got a Tensor.");
+    }
+
+    @Override
+    public Tensor writable(int i) {
+      Variable v = var(i);
+      return v.writable(inPlace && (policy == null || policy.allows(v)));
     }
   }
 }

@@ -6,7 +6,8 @@ import dev.msjvm.engine.tensor.Variable;
 
 /**
  * Computes one operator on host tensors. Kernels never modify their input tensors; operators that
- * update state (optimizers, {@code Assign}) receive the {@link Variable} and give it new tensors.
+ * update state receive the {@link Variable} and either give it a new tensor ({@code Assign}) or
+ * overwrite the tensor {@link Call#writable} returns (optimizer updates).
  */
 @FunctionalInterface
 public interface Kernel {
@@ -23,6 +24,14 @@ public interface Kernel {
 
     /** Input {@code i} as a variable, or a TypeError naming the operator if it is a tensor. */
     Variable var(int i);
+
+    /**
+     * Variable input {@code i}'s tensor for an update in place: its current tensor when the runtime
+     * knows nothing else can see it (nothing handed out, no later reader in the running graph),
+     * else a private copy that becomes the variable's value. Either way it holds the current values
+     * and is the variable's value afterwards.
+     */
+    Tensor writable(int i);
 
     Attrs attrs();
 

@@ -91,13 +91,23 @@ final class MathOps {
       float[] d = dy.floats();
       float[] v = y.floats();
       float[] o = out.floats();
-      for (int i = 0; i < n; i++) {
-        o[i] =
-            switch (kind) {
-              case 0 -> v[i] > 0 ? d[i] : 0f;
-              case 1 -> d[i] * v[i] * (1f - v[i]);
-              default -> d[i] * (1f - v[i] * v[i]);
-            };
+      // One loop per kind (a switch inside the loop keeps C2 from vectorising it).
+      switch (kind) {
+        case 0 -> {
+          for (int i = 0; i < n; i++) {
+            o[i] = v[i] > 0 ? d[i] : 0f;
+          }
+        }
+        case 1 -> {
+          for (int i = 0; i < n; i++) {
+            o[i] = d[i] * v[i] * (1f - v[i]);
+          }
+        }
+        default -> {
+          for (int i = 0; i < n; i++) {
+            o[i] = d[i] * (1f - v[i] * v[i]);
+          }
+        }
       }
       return out;
     }

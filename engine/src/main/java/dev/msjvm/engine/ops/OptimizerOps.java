@@ -95,6 +95,20 @@ final class OptimizerOps {
     boolean nesterov = c.attrs().bool("use_nesterov", false);
     double lr = scalar(c, 2);
     double mom = scalar(c, 4);
+    if (allFloat32(c, 0, 1, 3)) {
+      // In place where allowed; the same double arithmetic, rounded once per stored value.
+      float[] grad = c.in(3).floats();
+      float[] acc = c.writable(1).floats();
+      Tensor param = c.writable(0);
+      float[] p = param.floats();
+      for (int i = 0; i < p.length; i++) {
+        double g = grad[i];
+        double a = acc[i] * mom + g;
+        acc[i] = (float) a;
+        p[i] = (float) (p[i] - (nesterov ? g * lr + a * mom * lr : lr * a));
+      }
+      return new Tensor[] {param};
+    }
     double[] var = doubles(c.in(0));
     double[] acc = doubles(c.in(1));
     double[] grad = doubles(c.in(3));
@@ -130,14 +144,16 @@ final class OptimizerOps {
       if (mom > 0) {
         acc[i] = stat[i] > 0 ? g : acc[i] * mom + (1 - dampening) * g;
         g = nesterov ? g + acc[i] * mom : acc[i];
+        if (stat[i] > 0) {
+          stat[i] = 0;
+        }
       }
       p[i] -= lr * g;
-      stat[i] = 0;
     }
     if (mom > 0) {
       set(c, 3, acc);
+      set(c, 5, stat);
     }
-    set(c, 5, stat);
     return new Tensor[] {set(c, 0, p)};
   }
 
@@ -151,9 +167,10 @@ final class OptimizerOps {
   }
 
   /**
-   * {@link #sgd} on float32 storage without double copies of the operands: the same arithmetic
-   * (double, rounded once per stored value), so the same results; the all-zero {@code stat} is not
-   * rewritten.
+   * {@link #sgd} on float32 storage, updating the parameter and accumulator in place where the
+   * runtime allows ({@link Kernel.Call#writable}): the same arithmetic (double, rounded once per
+   * stored value), so the same results. As MindSpore's kernel, {@code stat} is read and cleared
+   * only with momentum; an all-zero {@code stat} is not rewritten.
    */
   private static Tensor[] sgdFloat32(Kernel.Call c) {
     double dampening = c.attrs().real("dampening");
@@ -161,36 +178,44 @@ final class OptimizerOps {
     boolean nesterov = c.attrs().bool("nesterov");
     double lr = scalar(c, 2);
     double mom = scalar(c, 4);
-    float[] p = c.in(0).floats();
     float[] grad = c.in(1).floats();
-    float[] acc = c.in(3).floats();
-    float[] stat = c.in(5).floats();
+    Tensor param = c.writable(0);
+    float[] p = param.floats();
     int n = p.length;
-    float[] newP = new float[n];
-    float[] newAcc = mom > 0 ? new float[n] : null;
-    boolean statSet = false;
-    for (int i = 0; i < n; i++) {
-      double g = grad[i];
-      if (wd > 0) {
-        g += p[i] * wd;
-      }
-      if (mom > 0) {
-        double a = stat[i] > 0 ? g : acc[i] * mom + (1 - dampening) * g;
-        newAcc[i] = (float) a;
-        g = nesterov ? g + a * mom : a;
-      }
-      newP[i] = (float) (p[i] - lr * g);
-      statSet |= stat[i] != 0;
-    }
     if (mom > 0) {
-      c.var(3).set(Tensor.ofFloats(c.in(3).shape(), newAcc));
+      float[] stat = c.in(5).floats();
+      float[] acc = c.writable(3).floats();
+      boolean statSet = false;
+      for (int i = 0; i < n; i++) {
+        double g = grad[i];
+        if (wd > 0) {
+          g += p[i] * wd;
+        }
+        boolean first = stat[i] > 0;
+        statSet |= first;
+        double a = first ? g : acc[i] * mom + (1 - dampening) * g;
+        acc[i] = (float) a;
+        g = nesterov ? g + a * mom : a;
+        p[i] = (float) (p[i] - lr * g);
+      }
+      if (statSet) {
+        float[] s = c.writable(5).floats();
+        for (int i = 0; i < n; i++) {
+          if (s[i] > 0) {
+            s[i] = 0f;
+          }
+        }
+      }
+    } else if (wd > 0) {
+      for (int i = 0; i < n; i++) {
+        p[i] = (float) (p[i] - lr * (grad[i] + p[i] * wd));
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        p[i] = (float) (p[i] - lr * grad[i]);
+      }
     }
-    if (statSet) {
-      c.var(5).set(Tensor.ofFloats(c.in(5).shape(), new float[n]));
-    }
-    Tensor out = Tensor.ofFloats(c.in(0).shape(), newP);
-    c.var(0).set(out);
-    return new Tensor[] {out};
+    return new Tensor[] {param};
   }
 
   static Tensor[] adam(Kernel.Call c) {

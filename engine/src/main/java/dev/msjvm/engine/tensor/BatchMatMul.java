@@ -72,7 +72,7 @@ public final class BatchMatMul {
     int ys = yRows * yCols;
     int os = m * n;
     if (x.dtype() == DType.FLOAT32) {
-      float[] c = new float[(int) out.size()];
+      float[] c = FloatPool.zeroed((int) out.size());
       float[] a = x.floats();
       float[] b = y.floats();
       for (int p = 0; p < xi.length && os > 0; p++) {

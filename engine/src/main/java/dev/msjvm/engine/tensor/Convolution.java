@@ -62,7 +62,7 @@ public final class Convolution {
     Geometry g = geometry("Conv2D", x.shape(), w.shape(), padMode, pad, stride, dilation, group);
     float[] xs = KernelSupport.asFloat32(x).floats();
     float[] ws = KernelSupport.asFloat32(w).floats();
-    float[] out = new float[g.n * g.o * g.colCols()];
+    float[] out = FloatPool.zeroed(g.n * g.o * g.colCols());
     float[] col = new float[g.colRows() * g.colCols()];
     for (int b = 0; b < g.n && col.length > 0 && g.o > 0; b++) {
       im2col(xs, b * g.c * g.h * g.w, g, col);
@@ -107,7 +107,7 @@ public final class Convolution {
     KernelSupport.requireShape("Conv2DBackpropInput", "dout", dy, Shape.of(g.n, g.o, g.oh, g.ow));
     float[] dys = KernelSupport.asFloat32(dy).floats();
     float[] ws = KernelSupport.asFloat32(w).floats();
-    float[] dx = new float[g.n * g.c * g.h * g.w];
+    float[] dx = FloatPool.zeroed(g.n * g.c * g.h * g.w);
     float[] col = new float[g.colRows() * g.colCols()];
     for (int b = 0; b < g.n && col.length > 0; b++) {
       if (g.o > 0) {
@@ -154,7 +154,7 @@ public final class Convolution {
     KernelSupport.requireShape("Conv2DBackpropFilter", "dout", dy, Shape.of(g.n, g.o, g.oh, g.ow));
     float[] dys = KernelSupport.asFloat32(dy).floats();
     float[] xs = KernelSupport.asFloat32(x).floats();
-    float[] dw = new float[g.o * g.colRows()];
+    float[] dw = FloatPool.zeroed(g.o * g.colRows());
     float[] col = new float[g.colRows() * g.colCols()];
     for (int b = 0; b < g.n && dw.length > 0 && g.colCols() > 0; b++) {
       im2col(xs, b * g.c * g.h * g.w, g, col);

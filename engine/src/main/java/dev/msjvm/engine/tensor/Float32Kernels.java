@@ -22,7 +22,7 @@ final class Float32Kernels {
     if (!(a.length == n && (b.length == n || b.length == 1)) && !(b.length == n && a.length == 1)) {
       return null;
     }
-    float[] r = new float[n];
+    float[] r = FloatPool.uninitialized(n);
     boolean aOne = a.length == 1 && n != 1;
     boolean bOne = b.length == 1 && n != 1;
     switch (op) {

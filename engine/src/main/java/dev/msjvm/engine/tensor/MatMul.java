@@ -45,7 +45,7 @@ public final class MatMul {
     }
     Shape out = Shape.of(m, n);
     if (x.dtype() == DType.FLOAT32) {
-      float[] c = new float[m * n];
+      float[] c = FloatPool.uninitialized(m * n); // beta = 0: sgemm writes every element
       if (m > 0 && n > 0) {
         blas.sgemm(
             transposeA,

@@ -125,11 +125,23 @@ public final class NnActivations {
       float[] a = x.floats();
       float[] b = bias.floats();
       float[] o = out.floats();
+      int channels = d[1];
       int inner = d[2];
-      for (int base = 0, ch = 0; base < o.length; base += inner, ch = (ch + 1) % d[1]) {
-        float v = b[ch];
-        for (int k = base; k < base + inner; k++) {
-          o[k] = a[k] + v;
+      if (inner == 1) {
+        // [N, C]: one bias row per sample (a loop C2 vectorises).
+        for (int base = 0; base < o.length; base += channels) {
+          for (int ch = 0; ch < channels; ch++) {
+            o[base + ch] = a[base + ch] + b[ch];
+          }
+        }
+        return out;
+      }
+      for (int base = 0; base < o.length; ) {
+        for (int ch = 0; ch < channels; ch++, base += inner) {
+          float v = b[ch];
+          for (int k = base; k < base + inner; k++) {
+            o[k] = a[k] + v;
+          }
         }
       }
       return out;
@@ -154,13 +166,23 @@ public final class NnActivations {
     if (dy.dtype() == DType.FLOAT32) {
       double[] acc = new double[d[1]];
       float[] a = dy.floats();
+      int channels = d[1];
       int inner = d[2];
-      for (int base = 0, ch = 0; base < a.length; base += inner, ch = (ch + 1) % d[1]) {
-        double sum = 0;
-        for (int k = base; k < base + inner; k++) {
-          sum += a[k];
+      for (int base = 0; base < a.length; ) {
+        if (inner == 1) {
+          for (int ch = 0; ch < channels; ch++) {
+            acc[ch] += a[base + ch];
+          }
+          base += channels;
+          continue;
         }
-        acc[ch] += sum;
+        for (int ch = 0; ch < channels; ch++, base += inner) {
+          double sum = 0;
+          for (int k = base; k < base + inner; k++) {
+            sum += a[k];
+          }
+          acc[ch] += sum;
+        }
       }
       for (int c = 0; c < acc.length; c++) {
         db.setDouble(c, acc[c]);

@@ -16,8 +16,9 @@ import java.util.Objects;
  * the type's precision, so a float16 tensor never holds a value float16 cannot represent), {@code
  * double[]} for float64, {@code int[]} for int8/int16/int32/uint8 (wrapped to the type's range),
  * {@code long[]} for int64, {@code boolean[]} for bool. Tensors are immutable once built: kernels
- * write only into the arrays of tensors they create. Example: {@code Tensor.of(DType.INT32,
- * Shape.of(2), List.of(1, 2)).toList()} is {@code [1, 2]}.
+ * write only into the arrays of tensors they create, with one exception: an optimizer kernel may
+ * overwrite the tensor a {@link Variable} owns exclusively ({@link Variable#writable}). Example:
+ * {@code Tensor.of(DType.INT32, Shape.of(2), List.of(1, 2)).toList()} is {@code [1, 2]}.
  */
 public final class Tensor {
   private final DType dtype;
@@ -35,7 +36,7 @@ public final class Tensor {
     int n = checkedSize(shape);
     Object data =
         switch (storage(dtype)) {
-          case FLOAT -> new float[n];
+          case FLOAT -> FloatPool.zeroed(n);
           case DOUBLE -> new double[n];
           case INT -> new int[n];
           case LONG -> new long[n];
@@ -117,9 +118,33 @@ public final class Tensor {
     return t;
   }
 
-  /** A tensor with the same values and storage but its own identity (tensors never change). */
+  /** A tensor with the same values and storage but its own identity. */
   public Tensor alias() {
     return new Tensor(dtype, shape, data);
+  }
+
+  /** The float array behind a float32/float16/bfloat16 tensor, else null (for recycling). */
+  public float[] floatStorage() {
+    return data instanceof float[] f ? f : null;
+  }
+
+  /** Whether this tensor and {@code other} are views of the same storage. */
+  public boolean sharesStorage(Tensor other) {
+    return data == other.data;
+  }
+
+  /** A tensor with the same values in storage of its own. */
+  public Tensor copy() {
+    Object copied =
+        switch (data) {
+          case float[] f -> f.clone();
+          case double[] d -> d.clone();
+          case int[] i -> i.clone();
+          case long[] l -> l.clone();
+          case boolean[] b -> b.clone();
+          default -> throw new IllegalStateException("unknown storage " + data.getClass());
+        };
+    return new Tensor(dtype, shape, copied);
   }
 
   /** The same storage under another shape with as many elements (what Reshape computes). */

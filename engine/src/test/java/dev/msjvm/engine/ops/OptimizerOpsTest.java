@@ -123,6 +123,120 @@ class OptimizerOpsTest {
     }
   }
 
+  private static Variable var32(String name, double[] d) {
+    float[] f = new float[d.length];
+    for (int i = 0; i < f.length; i++) {
+      f[i] = (float) d[i];
+    }
+    return new Variable(name, Tensor.ofFloats(Shape.of(d.length), f));
+  }
+
+  private static Tensor vec32(double[] d) {
+    return var32("g", d).value();
+  }
+
+  private static Tensor s32(double v) {
+    return Tensor.ofFloats(Shape.of(), new float[] {(float) v});
+  }
+
+  private static void assertBits(float[] expected, Variable v) {
+    for (int i = 0; i < expected.length; i++) {
+      assertEquals(expected[i], (float) v.current().getDouble(i), 0f, v + "[" + i + "]");
+    }
+  }
+
+  /**
+   * The float32 kernels (which update in place) compute in double from the stored floats and round
+   * once per stored value, step after step; stat is read and cleared only with momentum, as in
+   * MindSpore's CPU kernel.
+   */
+  @Test
+  void sgdFloat32RoundsOncePerStoredValue() {
+    for (double mom : new double[] {0.0, 0.8}) {
+      for (double wd : new double[] {0.0, 0.01}) {
+        for (boolean nesterov : new boolean[] {false, true}) {
+          double lr = 0.05;
+          double d = nesterov ? 0.0 : 0.3;
+          float[] p = new float[N];
+          float[] acc = new float[N];
+          double[] init = rand(4, -1, 1);
+          for (int i = 0; i < N; i++) {
+            p[i] = (float) init[i];
+          }
+          Variable vp = var32("p", init);
+          Variable vacc = var32("accum", new double[N]);
+          double[] ones = new double[N];
+          java.util.Arrays.fill(ones, 1.0);
+          Variable vstat = var32("stat", ones);
+          boolean first = true;
+          for (int step = 0; step < STEPS; step++) {
+            double[] g = rand(40 + step, -1, 1);
+            rt.apply(
+                "SGD",
+                Attrs.of("dampening", d, "weight_decay", wd, "nesterov", nesterov),
+                vp,
+                vec32(g),
+                s32(lr),
+                vacc,
+                s32(mom),
+                vstat);
+            for (int i = 0; i < N; i++) {
+              double gi = (float) g[i];
+              if (wd > 0) {
+                gi += p[i] * (double) (float) wd;
+              }
+              if (mom > 0) {
+                double a = first ? gi : acc[i] * (double) (float) mom + (1 - d) * gi;
+                acc[i] = (float) a;
+                gi = nesterov ? gi + a * (float) mom : a;
+              }
+              p[i] = (float) (p[i] - (double) (float) lr * gi);
+            }
+            first &= mom == 0;
+            assertBits(p, vp);
+            assertBits(acc, vacc);
+            assertEquals(mom > 0 ? 0.0 : 1.0, vstat.current().getDouble(N - 1));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void applyMomentumFloat32RoundsOncePerStoredValue() {
+    for (boolean nesterov : new boolean[] {false, true}) {
+      double[] init = rand(5, -1, 1);
+      float[] w = new float[N];
+      float[] acc = new float[N];
+      for (int i = 0; i < N; i++) {
+        w[i] = (float) init[i];
+      }
+      Variable vw = var32("w", init);
+      Variable va = var32("acc", new double[N]);
+      double lr = (float) 0.1;
+      double mom = (float) 0.9;
+      for (int step = 0; step < STEPS; step++) {
+        double[] g = rand(50 + step, -1, 1);
+        rt.apply(
+            "ApplyMomentum",
+            Attrs.of("use_nesterov", nesterov),
+            vw,
+            va,
+            s32(lr),
+            vec32(g),
+            s32(mom));
+        for (int i = 0; i < N; i++) {
+          double gi = (float) g[i];
+          double a = acc[i] * mom + gi;
+          acc[i] = (float) a;
+          w[i] = (float) (w[i] - (nesterov ? gi * lr + a * mom * lr : lr * a));
+        }
+        assertBits(w, vw);
+        assertBits(acc, va);
+      }
+    }
+  }
+
   @Test
   void sgdWithoutMomentumIsPlainDescent() {
     double[] p = rand(3, -1, 1);

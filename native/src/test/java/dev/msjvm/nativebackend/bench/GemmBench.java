@@ -15,7 +15,9 @@ import org.bytedeco.openblas.global.openblas;
  * SGEMM harness (not a test): naive Java, a blocked plain-Java GEMM and OpenBLAS at 1 and 2 threads
  * on the MLP's shapes and on squares, printed as markdown tables of median ms and GFLOP/s; a second
  * table compares the ways of handing Java arrays to OpenBLAS ({@code float[]} JNI overload, {@link
- * OpenBlas}'s staged copies, and an off-heap lower bound with no copy at all).
+ * OpenBlas}'s staged copies, its critical downcall on the arrays themselves (JDK 22+, what the
+ * product uses up to {@code OpenBlas.CRITICAL_MAX_MACS}), and an off-heap lower bound with no copy
+ * at all).
  *
  * <p>Shapes are {@code MxKxN}: {@code op(A)} is {@code MxK}, {@code op(B)} is {@code KxN}, so the
  * MLP's forward {@code x[32,784] @ w[784,512]} is {@code 32x784x512} and its weight gradient {@code
@@ -80,23 +82,26 @@ public final class GemmBench {
                 + "|---|---|---|---|---|\n");
     StringBuilder passing =
         new StringBuilder(
-            "| MxKxN | float[] 1T | staged 1T | no copy 1T | float[] 2T | staged 2T | no copy 2T"
-                + " |\n|---|---|---|---|---|---|---|\n");
+            "| MxKxN | float[] 1T | staged 1T | critical 1T | no copy 1T | float[] 2T | staged 2T"
+                + " | critical 2T | no copy 2T |\n|---|---|---|---|---|---|---|---|---|\n");
     for (Shape s : SHAPES) {
       Operands o = new Operands(s, new Random(42));
       Timing naive = s.flops() <= 2L * 256 * 256 * 256 ? time(o::naive) : Timing.SKIPPED;
       Timing blocked =
           s.flops() <= 2L * 1024 * 1024 * 1024 && !s.transA() ? time(o::blocked) : Timing.SKIPPED;
-      Timing[] perThreads = new Timing[6];
+      Timing[] perThreads = new Timing[8];
       for (int t = 1; t <= 2; t++) {
-        try (OpenBlas blas = OpenBlas.load(t)) {
-          perThreads[(t - 1) * 3] = time(o::jniArrays);
-          perThreads[(t - 1) * 3 + 1] = time(() -> o.staged(blas));
-          perThreads[(t - 1) * 3 + 2] = time(o::noCopy);
+        try (OpenBlas staged = OpenBlas.loadStaged(t);
+            OpenBlas product = OpenBlas.load(t)) {
+          perThreads[(t - 1) * 4] = time(o::jniArrays);
+          perThreads[(t - 1) * 4 + 1] = time(() -> o.staged(staged));
+          perThreads[(t - 1) * 4 + 2] =
+              product.zeroCopy() ? time(() -> o.staged(product)) : Timing.SKIPPED;
+          perThreads[(t - 1) * 4 + 3] = time(o::noCopy);
         }
       }
       o.free();
-      main.append(row(s, naive, blocked, perThreads[1], perThreads[4]));
+      main.append(row(s, naive, blocked, perThreads[1], perThreads[5]));
       passing.append(row(s, perThreads));
       System.err.printf(Locale.ROOT, "done %s%n", s.label());
     }
