@@ -2,9 +2,9 @@
 import mindspore as ms
 from mindspore import train
 from mindspore.train.metrics import get_metrics
-from mindspore.train import Accuracy, Loss, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
+from mindspore.train import Accuracy, Loss, Precision, Recall, Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy
 
-from _case_util import attempt, show
+from _case_util import attempt, rounded, show
 
 logits = ms.Tensor([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3], [0.1, 0.1, 0.8], [0.4, 0.4, 0.2]], ms.float32)
 labels = ms.Tensor([1, 2, 2, 1], ms.int32)
@@ -36,6 +36,22 @@ for k in (1, 2):
 print("top1 class", Top1CategoricalAccuracy()(logits, labels))
 print("top5 class", Top5CategoricalAccuracy()(ms.Tensor([[0.1 * i for i in range(6)]], ms.float32),
                                               ms.Tensor([0], ms.int32)))
+
+for cls in (Precision, Recall):
+    m = cls()
+    m.update(logits, labels)
+    m.update([[0.9, 0.1, 0.0], [0.0, 0.2, 0.8]], [0, 1])
+    print(cls.__name__, rounded([float(v) for v in m.eval()]), rounded(float(m.eval(average=True))))
+    mm = cls("multilabel")
+    mm.update(ms.Tensor([[1, 0, 1], [0, 1, 1]], ms.float32), ms.Tensor([[1, 0, 0], [0, 1, 1]], ms.float32))
+    mm.update([[1, 1, 1]], [[0, 1, 0]])
+    print(cls.__name__, "multilabel", rounded([float(v) for v in mm.eval()]), rounded(float(mm.eval(True))))
+    attempt(cls.__name__ + " classes", lambda c=cls: c().update(logits, ms.Tensor([1, 2, 3, 0], ms.int32)))
+    attempt(cls.__name__ + " average type", lambda mm=mm: mm.eval(average=1))
+    try:
+        cls().eval()
+    except RuntimeError as e:
+        show(e)
 
 swapped = Accuracy().set_indexes([1, 0])
 swapped.update(labels, logits)

@@ -1,12 +1,13 @@
 """``mindspore.train``: Model, callbacks and metrics."""
 from mindspore.train.callback import (Callback, CheckpointConfig, LambdaCallback, LossMonitor, ModelCheckpoint,
                                       RunContext, SummaryCollector, TimeMonitor)
-from mindspore.train.metrics import (Accuracy, EvaluationBase, Loss, Metric, Top1CategoricalAccuracy,
+from mindspore.train.metrics import (Accuracy, EvaluationBase, Loss, Metric, Precision, Recall,
+                                     Top1CategoricalAccuracy,
                                      Top5CategoricalAccuracy, TopKCategoricalAccuracy, get_metric_fn, names,
                                      rearrange_inputs)
 from mindspore.train.model import Model
 
 __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
-           "LambdaCallback", "SummaryCollector", "Accuracy", "Loss", "TopKCategoricalAccuracy",
+           "LambdaCallback", "SummaryCollector", "Accuracy", "Loss", "Precision", "Recall", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Metric", "EvaluationBase", "rearrange_inputs",
            "names", "get_metric_fn"]

@@ -2,8 +2,9 @@
 from mindspore.train.metrics.accuracy import (Accuracy, Loss, Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                               TopKCategoricalAccuracy)
 from mindspore.train.metrics.metric import EvaluationBase, Metric, rearrange_inputs
+from mindspore.train.metrics.precision_recall import Precision, Recall
 
-__all__ = ["Accuracy", "Loss", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
+__all__ = ["Accuracy", "Loss", "Precision", "Recall", "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
            "Metric", "EvaluationBase", "rearrange_inputs", "names", "get_metric_fn", "get_metrics"]
 
 # MindSpore's factory names; the ones msjvm has no metric for raise NotImplementedError by name.
@@ -14,6 +15,8 @@ _FACTORY = {
     'top_1_accuracy': Top1CategoricalAccuracy,
     'top_5_accuracy': Top5CategoricalAccuracy,
     'loss': Loss,
+    'precision': Precision,
+    'recall': Recall,
 }
 _MINDSPORE_NAMES = ['F1', 'acc', 'accuracy', 'auc', 'bleu_score', 'confusion_matrix', 'confusion_matrix_metric',
                     'cosine_similarity', 'dice', 'hausdorff_distance', 'loss', 'mae', 'mean_surface_distance', 'mse',
