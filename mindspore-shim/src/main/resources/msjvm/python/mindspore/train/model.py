@@ -24,7 +24,11 @@ def _as_tuple(inputs):
 
 
 class _Epochs:
-    """A dataset's batches, one epoch per ``iter()``: the iterator MindSpore's DatasetHelper gives."""
+    """A dataset's batches, one epoch per ``iter()`` (what MindSpore's DatasetHelper gives).
+
+    One iterator serves every epoch where the dataset's iterator spans ``num_epochs`` epochs;
+    when it ends early (an iterator good for one epoch), the next epoch starts a new one.
+    """
 
     def __init__(self, dataset, epochs):
         self._dataset = dataset
@@ -32,8 +36,14 @@ class _Epochs:
         self._size = dataset.get_dataset_size()
 
     def __iter__(self):
-        for _ in range(self._size):
-            yield next(self._iterator)
+        for step in range(self._size):
+            try:
+                yield next(self._iterator)
+            except StopIteration:
+                if step != 0:
+                    return
+                self._iterator = self._dataset.create_tuple_iterator(num_epochs=1)
+                yield next(self._iterator)
 
 
 class _ProgressBar:
