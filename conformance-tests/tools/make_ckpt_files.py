@@ -6,7 +6,7 @@ Usage (from the repository root):
 
 writes conformance-tests/src/test/resources/cases/ckpt_data/<who>_dense.ckpt (a two-layer Dense net
 with fixed values, plus append_dict entries) and <who>_dtypes.ckpt (one tensor of each dtype, from a
-list of {"name", "data"} dicts). Every value is fixed by a formula, so both writers save the same
+list of {"name", "data"} dicts) and <who>_crc.ckpt (fc2 saved with crc_check=True). Every value is fixed by a formula, so both writers save the same
 numbers; ckpt_read_mindspore_file / ckpt_read_msjvm_file load them and print the values.
 """
 import os
@@ -60,6 +60,7 @@ def main(who):
     items.append({"name": "t.scalar", "data": Tensor(2.5, ms.float32)})
     items.append({"name": "t.row", "data": Tensor([[1.5, 2.5, 3.5]], ms.float32)})
     ms.save_checkpoint(items, os.path.join(OUT, f"{who}_dtypes.ckpt"))
+    ms.save_checkpoint(net, os.path.join(OUT, f"{who}_crc.ckpt"), crc_check=True, choice_func=lambda n: "fc2" in n)
 
 
 if __name__ == "__main__":

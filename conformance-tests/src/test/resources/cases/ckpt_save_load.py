@@ -111,6 +111,18 @@ fresh = fill(Mlp(), 0.6)
 print("load with net", sorted(ms.load_checkpoint("net.ckpt", net=fresh, filter_prefix="fc1").keys()),
       fresh.fc2.bias.tolist() == net.fc2.bias.tolist(), fresh.fc1.bias.tolist() == net.fc1.bias.tolist())
 
+# CRC trailer
+ms.save_checkpoint(net, "crc.ckpt", crc_check=True, choice_func=lambda n: n == "fc2.bias")
+print("crc", keys("crc.ckpt", crc_check=True), keys("crc.ckpt"))
+with open("crc.ckpt", "rb") as f:
+    damaged = bytearray(f.read())
+damaged[-18] ^= 0x40
+with open("damaged.ckpt", "wb") as f:
+    f.write(bytes(damaged))
+print("damaged unchecked", ms.load_checkpoint("damaged.ckpt")["fc2.bias"].tolist() != net.fc2.bias.tolist())
+show("damaged checked", lambda: keys("damaged.ckpt", crc_check=True))
+print("no crc, checked", keys("fc1_only.ckpt", crc_check=True))
+
 # overwriting a saved (read-only) file
 ms.save_checkpoint({"w": Parameter(Tensor([7.0]), name="w")}, "net.ckpt")
 print("overwritten", keys("net.ckpt"), ckpts())

@@ -49,3 +49,5 @@ def show_file(who):
         params["fc1.bias"].tolist()))
     for name, value in ms.load_checkpoint(os.path.join(HERE, f"{who}_dtypes.ckpt")).items():
         print(describe(name, value))
+    for name, value in ms.load_checkpoint(os.path.join(HERE, f"{who}_crc.ckpt"), crc_check=True).items():
+        print("crc checked", describe(name, value))

@@ -22,9 +22,9 @@ public final class CheckpointHost {
 
   /**
    * Writes {@code values[i]} (a Tensor, a Parameter's Variable, or a String) under {@code
-   * names[i]}.
+   * names[i]}; {@code crc}: with MindSpore's CRC trailer.
    */
-  public void save(String path, List<Object> names, List<Object> values) {
+  public void save(String path, List<Object> names, List<Object> values, boolean crc) {
     if (names.size() != values.size()) {
       throw new IllegalArgumentException(names.size() + " names for " + values.size() + " values");
     }
@@ -41,13 +41,18 @@ public final class CheckpointHost {
                     "For 'save_checkpoint', cannot save " + o.getClass().getSimpleName() + ".");
           });
     }
-    files.write(Path.of(path), entries);
+    files.write(Path.of(path), entries, crc);
   }
 
-  /** The (name, Tensor or String) pairs of {@code path}, in file order. */
-  public List<List<Object>> load(String path) {
+  /** Whether the file at {@code path} ends with a CRC trailer. */
+  public boolean hasCrc(String path) {
+    return CheckpointFile.hasCrc(Path.of(path));
+  }
+
+  /** The (name, Tensor or String) pairs of {@code path}, in file order; checks a CRC if asked. */
+  public List<List<Object>> load(String path, boolean crcCheck) {
     List<List<Object>> out = new ArrayList<>();
-    for (CheckpointEntry e : files.read(Path.of(path))) {
+    for (CheckpointEntry e : files.read(Path.of(path), crcCheck)) {
       Object value =
           switch (e) {
             case CheckpointEntry.OfTensor t -> t.tensor();

@@ -9,12 +9,15 @@ import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Tensor;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +25,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * Reads and writes MindSpore's {@code .ckpt} files: a stream of serialized {@code Checkpoint}
@@ -77,17 +83,29 @@ public final class CheckpointFile {
 
   /** Writes {@code entries} in order to {@code file}, atomically, and makes it owner-read-only. */
   public void write(Path file, List<CheckpointEntry> entries) {
+    write(file, entries, false);
+  }
+
+  /**
+   * As {@link #write(Path, List)}; with {@code crc}, the file ends with MindSpore's CRC trailer:
+   * {@code "crc_num"} and the CRC-32 of everything before it as 10 big-endian bytes.
+   */
+  public void write(Path file, List<CheckpointEntry> entries, boolean crc) {
     Path target = file.toAbsolutePath();
     Path tmp = null;
     try {
       tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
         OutputStream os = Channels.newOutputStream(ch);
-        CodedOutputStream out = CodedOutputStream.newInstance(os, 1 << 16);
+        CheckedOutputStream checked = new CheckedOutputStream(os, new CRC32());
+        CodedOutputStream out = CodedOutputStream.newInstance(checked, 1 << 16);
         for (CheckpointEntry e : entries) {
           writeEntry(out, e);
         }
         out.flush();
+        if (crc) {
+          os.write(crcTrailer(checked.getChecksum().getValue()));
+        }
         ch.force(true);
       }
       try {
@@ -122,9 +140,26 @@ public final class CheckpointFile {
 
   /** The entries of {@code file} in file order, consecutive slices of one tag joined. */
   public List<CheckpointEntry> read(Path file) {
+    return read(file, false);
+  }
+
+  /**
+   * As {@link #read(Path)}; a CRC trailer is always skipped, and with {@code crcCheck} it must
+   * match the content (a file without one is read unchecked, as MindSpore does after a warning).
+   */
+  public List<CheckpointEntry> read(Path file, boolean crcCheck) {
     List<RawValue> raw;
-    try (InputStream in = Files.newInputStream(file)) {
-      raw = parse(CodedInputStream.newInstance(in, 1 << 16));
+    try {
+      long size = Files.size(file);
+      long protoSize = hasCrc(file) ? size - CRC_TRAILER_BYTES : size;
+      if (crcCheck && protoSize != size && crcOf(file, protoSize) != storedCrc(file)) {
+        // _parse_ckpt_proto raises "the crc check is failed" inside its try, whose catch-all
+        // turns it into the unreadable-file text below.
+        throw new IOException("For 'load_checkpoint', the crc check is failed.");
+      }
+      try (InputStream in = new BoundedInputStream(Files.newInputStream(file), protoSize)) {
+        raw = parse(CodedInputStream.newInstance(in, 1 << 16));
+      }
     } catch (InvalidProtocolBufferException e) {
       // Texts of _parse_ckpt_proto in MindSpore's train/serialization.py.
       throw new MsException(
@@ -152,6 +187,88 @@ public final class CheckpointFile {
               + file
               + ".",
           e);
+    }
+  }
+
+  // ---- CRC trailer ----
+
+  private static final byte[] CRC_MARK = "crc_num".getBytes(StandardCharsets.US_ASCII);
+  private static final int CRC_TRAILER_BYTES = CRC_MARK.length + 10;
+
+  /** Whether {@code file} ends with MindSpore's CRC trailer ({@code pb_content[-17:-10]}). */
+  public static boolean hasCrc(Path file) {
+    byte[] tail = tail(file);
+    return tail != null && Arrays.equals(tail, 0, CRC_MARK.length, CRC_MARK, 0, CRC_MARK.length);
+  }
+
+  private static byte[] crcTrailer(long crc) {
+    ByteBuffer b = ByteBuffer.allocate(CRC_TRAILER_BYTES); // big-endian
+    b.put(CRC_MARK).putShort((short) 0).putLong(crc);
+    return b.array();
+  }
+
+  private static long storedCrc(Path file) {
+    return ByteBuffer.wrap(tail(file), CRC_MARK.length + 2, 8).getLong();
+  }
+
+  private static byte[] tail(Path file) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      if (ch.size() < CRC_TRAILER_BYTES) {
+        return null;
+      }
+      ByteBuffer b = ByteBuffer.allocate(CRC_TRAILER_BYTES);
+      long pos = ch.size() - CRC_TRAILER_BYTES;
+      while (b.hasRemaining() && ch.read(b, pos + b.position()) >= 0) {
+        // read until full
+      }
+      return b.array();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static long crcOf(Path file, long length) throws IOException {
+    CRC32 crc = new CRC32();
+    try (InputStream in = new BoundedInputStream(Files.newInputStream(file), length)) {
+      byte[] buf = new byte[1 << 16];
+      for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+        crc.update(buf, 0, n);
+      }
+    }
+    return crc.getValue();
+  }
+
+  /** The first {@code remaining} bytes of a stream. */
+  private static final class BoundedInputStream extends FilterInputStream {
+    private long remaining;
+
+    BoundedInputStream(InputStream in, long remaining) {
+      super(in);
+      this.remaining = remaining;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int b = super.read();
+      if (b >= 0) {
+        remaining--;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int n = super.read(b, off, (int) Math.min(len, remaining));
+      if (n > 0) {
+        remaining -= n;
+      }
+      return n;
     }
   }
 

@@ -31,6 +31,11 @@ class CheckpointFileTest {
   private static final String TEXT_S = "0a160a01731211080012037374721a0868000000e9000000";
   private static final String SCALAR_X = "0a140a0178120f1207466c6f617433321a040000c03f";
 
+  // save_checkpoint({"a": Parameter(Tensor([1.0, 2.0]))}, f, crc_check=True): "crc_num" + CRC-32.
+  private static final String CRC_A =
+      "0a1a0a0161121508021207466c6f617433321a080000803f00000040"
+          + "6372635f6e756d000000000000de23b49d";
+
   @TempDir Path dir;
 
   private static Tensor tensor(DType dtype, Shape shape, Object... values) {
@@ -157,6 +162,35 @@ class CheckpointFileTest {
                 new CheckpointFile()
                     .write(missingDir, List.of(new CheckpointEntry.OfText("t", "x"))));
     assertTrue(e.getMessage().startsWith("Failed to save the checkpoint file " + missingDir));
+  }
+
+  @Test
+  void crcTrailerIsMindSporesAndIsChecked() throws IOException {
+    Path p = dir.resolve("crc.ckpt");
+    new CheckpointFile()
+        .write(p, List.of(ofTensor("a", tensor(DType.FLOAT32, Shape.of(2), 1.0, 2.0))), true);
+    assertEquals(CRC_A, HexFormat.of().formatHex(Files.readAllBytes(p)));
+    assertTrue(CheckpointFile.hasCrc(p));
+    assertEquals(List.of(1.0, 2.0), only(new CheckpointFile().read(p, true), "a").toList());
+    assertEquals(List.of(1.0, 2.0), only(new CheckpointFile().read(p), "a").toList());
+
+    byte[] damaged = HexFormat.of().parseHex(CRC_A);
+    damaged[damaged.length - 20] ^= 1; // last byte of the content
+    Path d = dir.resolve("damaged.ckpt");
+    Files.write(d, damaged);
+    // Unchecked, the damaged value loads (as on MindSpore); checked, it is MindSpore's error text.
+    assertEquals(2.00006103515625, only(new CheckpointFile().read(d), "a").getDouble(1));
+    MsException e = assertThrows(MsException.class, () -> new CheckpointFile().read(d, true));
+    assertEquals(MsException.Kind.VALUE_ERROR, e.kind());
+    assertEquals(
+        "Failed to read the checkpoint file "
+            + d
+            + ". May not have permission to read it, please check the correct of the file.",
+        e.getMessage());
+    Path plain = dir.resolve("plain.ckpt");
+    Files.write(plain, HexFormat.of().parseHex(INT32_W));
+    assertEquals(false, CheckpointFile.hasCrc(plain));
+    assertEquals(List.of(1L, 2L), only(new CheckpointFile().read(plain, true), "w").toList());
   }
 
   private static CheckpointEntry ofTensor(String tag, Tensor t) {

@@ -5,8 +5,8 @@ Argument checks, exception classes and messages follow MindSpore 2.10's
 (``dev.msjvm.engine.checkpoint.CheckpointFile``, through ``host().checkpoints()``) in MindSpore's
 protobuf layout, so files go both ways between this product and MindSpore.
 
-Not supported (a ``NotImplementedError`` says so): encryption (``enc_key``/``dec_key``), CRC codes
-(``crc_check=True``), ``format='safetensors'``, map parameters and ``remove_redundancy=True``.
+Not supported (a ``NotImplementedError`` says so): encryption (``enc_key``/``dec_key``),
+``format='safetensors'``, map parameters and ``remove_redundancy=True``.
 ``async_save`` is accepted and saves synchronously (the file is complete when the call returns).
 """
 import os
@@ -173,8 +173,6 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         raise _not_supported("format='safetensors'")
     if enc_key is not None:
         raise _not_supported("Encryption (enc_key)")
-    if crc_check:
-        raise _not_supported("crc_check=True")
 
     if isinstance(save_obj, Cell):
         params = _cell_to_params(save_obj, choice_func)
@@ -188,7 +186,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     data = {}
     for name, value in params:
         data[name] = _java_value(value)
-    host().checkpoints().save(ckpt_file_name, list(data.keys()), list(data.values()))
+    host().checkpoints().save(ckpt_file_name, list(data.keys()), list(data.values()), crc_check)
 
 
 # ---- load_checkpoint ----
@@ -256,8 +254,9 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         raise _not_supported("format='safetensors'")
     if dec_key is not None:
         raise _not_supported("Decryption (dec_key)")
-    if crc_check:
-        raise _not_supported("crc_check=True")
+    checkpoints = host().checkpoints()
+    if crc_check and not checkpoints.hasCrc(ckpt_file_name):
+        logger.warning("For 'load_checkpoint', the ckpt file do not contain the crc code, please check the file.")
     if specify_prefix:
         logger.warning("For load_checkpoint, this parameter `specity_prefix` will be deprecated, "
                        "please use `choice_func` instead.")
@@ -266,7 +265,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
                        "please use `choice_func` instead.")
     use_choice_func = specify_prefix is None and filter_prefix is None and choice_func is not None
     parameter_dict = {}
-    for name, value in host().checkpoints().load(ckpt_file_name):
+    for name, value in checkpoints.load(ckpt_file_name, crc_check):
         if not _whether_load_param(specify_prefix, filter_prefix, name):
             continue
         if use_choice_func and not choice_func(name):
