@@ -54,6 +54,11 @@ public final class Host {
     return new InitHost(session);
   }
 
+  /** The {@code .ckpt} reader/writer for {@code mindspore.train.serialization}. */
+  public CheckpointHost checkpoints() {
+    return new CheckpointHost();
+  }
+
   /** Whether hardware for a MindSpore {@code device_target} ("CPU", "GPU", "Ascend") is present. */
   public boolean deviceAvailable(String deviceTarget) {
     return devices.available(deviceTarget);

@@ -1,13 +1,13 @@
-"""``mindspore.train``: Model, callbacks and metrics."""
+"""``mindspore.train``: Model, callbacks, metrics and checkpoints."""
+from mindspore.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from mindspore.train.callback import (Callback, CheckpointConfig, LambdaCallback, LossMonitor, ModelCheckpoint,
                                       RunContext, SummaryCollector, TimeMonitor)
 from mindspore.train.metrics import (Accuracy, EvaluationBase, Loss, Metric, Precision, Recall,
-                                     Top1CategoricalAccuracy,
-                                     Top5CategoricalAccuracy, TopKCategoricalAccuracy, get_metric_fn, names,
-                                     rearrange_inputs)
+                                     Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
+                                     get_metric_fn, names, rearrange_inputs)
 from mindspore.train.model import Model
 
 __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
            "LambdaCallback", "SummaryCollector", "Accuracy", "Loss", "Precision", "Recall", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Metric", "EvaluationBase", "rearrange_inputs",
-           "names", "get_metric_fn"]
+           "names", "get_metric_fn", "save_checkpoint", "load_checkpoint", "load_param_into_net"]

@@ -1,0 +1,492 @@
+package dev.msjvm.engine.checkpoint;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.WireFormat;
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.tensor.Tensor;
+import java.io.ByteArrayOutputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedOutputStream;
+
+/**
+ * Reads and writes MindSpore's {@code .ckpt} files: a stream of serialized {@code Checkpoint}
+ * messages (MindSpore's {@code checkpoint.proto}, proto2), one per value or value slice.
+ *
+ * <pre>
+ * message Checkpoint {
+ *   message Value { required string tag = 1;
+ *                   oneof value { TensorProto tensor = 2; MapTensorProto maptensor = 3; } }
+ *   repeated Value value = 1; }
+ * message TensorProto { repeated int64 dims = 1; required string tensor_type = 2;
+ *                       required bytes tensor_content = 3; }
+ * </pre>
+ *
+ * <p>Concatenated messages parse as one {@code Checkpoint} whose {@code value} list is the
+ * concatenation, which is how {@code _exec_save} in MindSpore's {@code train/serialization.py}
+ * builds a file. A tensor larger than {@link #SLICE_BYTES} is written as several consecutive Values
+ * with the same tag and full dims, each holding a part of the content (MindSpore's {@code
+ * _write_parameter_bytes_data}); {@link #read} joins consecutive same-tag Values back, as {@code
+ * _load_ckpt_into_param_dict} does. Writes go to a temporary file in the target's directory that is
+ * then moved over the target, so a reader never sees half a file.
+ *
+ * <p>The three messages are encoded by hand with protobuf-java's {@link CodedOutputStream} and
+ * {@link CodedInputStream} rather than with protoc-generated classes: the schema is this small and
+ * fixed, and the build then needs no protoc binary.
+ *
+ * <p>Example: {@code write(p, List.of(new OfTensor("w", Tensor.of(INT32, Shape.of(2), List.of(1,
+ * 2)))))} writes {@code 0a 18 0a 01 77 12 13 08 02 12 05 "Int32" 1a 08 01 00 00 00 02 00 00 00}.
+ */
+public final class CheckpointFile {
+  /** MindSpore's slice size for one Value's content: 512 MiB ({@code 1024 * SLICE_SIZE}). */
+  public static final int SLICE_BYTES = 512 * 1024 * 1024;
+
+  private static final String TEXT_TYPE = "str";
+  private static final Charset UTF_32LE = Charset.forName("UTF-32LE");
+
+  private final int sliceBytes;
+
+  /** A reader/writer with MindSpore's slice size. */
+  public CheckpointFile() {
+    this(SLICE_BYTES);
+  }
+
+  /** A reader/writer that splits contents larger than {@code sliceBytes} (tests use small ones). */
+  public CheckpointFile(int sliceBytes) {
+    if (sliceBytes <= 0) {
+      throw new IllegalArgumentException("sliceBytes " + sliceBytes);
+    }
+    this.sliceBytes = sliceBytes;
+  }
+
+  /** Writes {@code entries} in order to {@code file}, atomically, and makes it owner-read-only. */
+  public void write(Path file, List<CheckpointEntry> entries) {
+    write(file, entries, false);
+  }
+
+  /**
+   * As {@link #write(Path, List)}; with {@code crc}, the file ends with MindSpore's CRC trailer:
+   * {@code "crc_num"} and the CRC-32 of everything before it as 10 big-endian bytes.
+   */
+  public void write(Path file, List<CheckpointEntry> entries, boolean crc) {
+    Path target = file.toAbsolutePath();
+    Path tmp = null;
+    try {
+      tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        OutputStream os = Channels.newOutputStream(ch);
+        CheckedOutputStream checked = new CheckedOutputStream(os, new CRC32());
+        CodedOutputStream out = CodedOutputStream.newInstance(checked, 1 << 16);
+        for (CheckpointEntry e : entries) {
+          writeEntry(out, e);
+        }
+        out.flush();
+        if (crc) {
+          os.write(crcTrailer(checked.getChecksum().getValue()));
+        }
+        ch.force(true);
+      }
+      try {
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      tmp = null;
+      readOnly(target);
+    } catch (IOException e) {
+      // MindSpore's _exec_save logs this text and re-raises the OS error.
+      throw new MsException(
+          MsException.Kind.RUNTIME_ERROR,
+          "Failed to save the checkpoint file "
+              + target
+              + ". Maybe don't have the permission to write files, or the disk space is"
+              + " insufficient and so on. ("
+              + e
+              + ")",
+          e);
+    } finally {
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+          // the original failure is what matters
+        }
+      }
+    }
+  }
+
+  /** The entries of {@code file} in file order, consecutive slices of one tag joined. */
+  public List<CheckpointEntry> read(Path file) {
+    return read(file, false);
+  }
+
+  /**
+   * As {@link #read(Path)}; a CRC trailer is always skipped, and with {@code crcCheck} it must
+   * match the content (a file without one is read unchecked, as MindSpore does after a warning).
+   */
+  public List<CheckpointEntry> read(Path file, boolean crcCheck) {
+    List<RawValue> raw;
+    try {
+      long size = Files.size(file);
+      long protoSize = hasCrc(file) ? size - CRC_TRAILER_BYTES : size;
+      if (crcCheck && protoSize != size && crcOf(file, protoSize) != storedCrc(file)) {
+        // _parse_ckpt_proto raises "the crc check is failed" inside its try, whose catch-all
+        // turns it into the unreadable-file text below.
+        throw new IOException("For 'load_checkpoint', the crc check is failed.");
+      }
+      try (InputStream in = new BoundedInputStream(Files.newInputStream(file), protoSize)) {
+        raw = parse(CodedInputStream.newInstance(in, 1 << 16));
+      }
+    } catch (InvalidProtocolBufferException e) {
+      // Texts of _parse_ckpt_proto in MindSpore's train/serialization.py.
+      throw new MsException(
+          MsException.Kind.VALUE_ERROR,
+          "Failed to read the checkpoint file "
+              + file
+              + ". The file may be corrupted, and the content cannot be parsed.",
+          e);
+    } catch (IOException e) {
+      throw new MsException(
+          MsException.Kind.VALUE_ERROR,
+          "Failed to read the checkpoint file "
+              + file
+              + ". May not have permission to read it, please check the correct of the file.",
+          e);
+    }
+    try {
+      return join(raw);
+    } catch (MsException e) {
+      // _load_ckpt_into_param_dict wraps any failure while converting values this way.
+      throw new MsException(
+          MsException.Kind.VALUE_ERROR,
+          e.getMessage()
+              + "\nFor 'load_checkpoint', failed to load the checkpoint file "
+              + file
+              + ".",
+          e);
+    }
+  }
+
+  // ---- CRC trailer ----
+
+  private static final byte[] CRC_MARK = "crc_num".getBytes(StandardCharsets.US_ASCII);
+  private static final int CRC_TRAILER_BYTES = CRC_MARK.length + 10;
+
+  /** Whether {@code file} ends with MindSpore's CRC trailer ({@code pb_content[-17:-10]}). */
+  public static boolean hasCrc(Path file) {
+    byte[] tail = tail(file);
+    return tail != null && Arrays.equals(tail, 0, CRC_MARK.length, CRC_MARK, 0, CRC_MARK.length);
+  }
+
+  private static byte[] crcTrailer(long crc) {
+    ByteBuffer b = ByteBuffer.allocate(CRC_TRAILER_BYTES); // big-endian
+    b.put(CRC_MARK).putShort((short) 0).putLong(crc);
+    return b.array();
+  }
+
+  private static long storedCrc(Path file) {
+    return ByteBuffer.wrap(tail(file), CRC_MARK.length + 2, 8).getLong();
+  }
+
+  private static byte[] tail(Path file) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      if (ch.size() < CRC_TRAILER_BYTES) {
+        return null;
+      }
+      ByteBuffer b = ByteBuffer.allocate(CRC_TRAILER_BYTES);
+      long pos = ch.size() - CRC_TRAILER_BYTES;
+      while (b.hasRemaining() && ch.read(b, pos + b.position()) >= 0) {
+        // read until full
+      }
+      return b.array();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static long crcOf(Path file, long length) throws IOException {
+    CRC32 crc = new CRC32();
+    try (InputStream in = new BoundedInputStream(Files.newInputStream(file), length)) {
+      byte[] buf = new byte[1 << 16];
+      for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+        crc.update(buf, 0, n);
+      }
+    }
+    return crc.getValue();
+  }
+
+  /** The first {@code remaining} bytes of a stream. */
+  private static final class BoundedInputStream extends FilterInputStream {
+    private long remaining;
+
+    BoundedInputStream(InputStream in, long remaining) {
+      super(in);
+      this.remaining = remaining;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int b = super.read();
+      if (b >= 0) {
+        remaining--;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (remaining <= 0) {
+        return -1;
+      }
+      int n = super.read(b, off, (int) Math.min(len, remaining));
+      if (n > 0) {
+        remaining -= n;
+      }
+      return n;
+    }
+  }
+
+  // ---- writing ----
+
+  private void writeEntry(CodedOutputStream out, CheckpointEntry e) throws IOException {
+    List<Long> dims = new ArrayList<>();
+    String type;
+    byte[] content;
+    switch (e) {
+      case CheckpointEntry.OfTensor t -> {
+        t.tensor().shape().dims().forEach(d -> dims.add((long) d));
+        type = t.tensor().dtype().mindsporeName();
+        content = TensorBytes.of(t.tensor());
+      }
+      case CheckpointEntry.OfText s -> {
+        // np.array(text).tobytes(): UTF-32LE code units; MindSpore writes dims [0].
+        dims.add(0L);
+        type = TEXT_TYPE;
+        content = s.text().getBytes(UTF_32LE);
+      }
+    }
+    if (content.length == 0) {
+      writeValue(out, e.tag(), dims, type, content, 0, 0);
+    }
+    for (int off = 0; off < content.length; off += sliceBytes) {
+      writeValue(
+          out, e.tag(), dims, type, content, off, Math.min(sliceBytes, content.length - off));
+    }
+  }
+
+  /** One {@code Checkpoint} message holding one {@code Value} (fields in number order). */
+  private static void writeValue(
+      CodedOutputStream out,
+      String tag,
+      List<Long> dims,
+      String type,
+      byte[] content,
+      int off,
+      int len)
+      throws IOException {
+    int tensorSize = 0;
+    for (long d : dims) {
+      tensorSize += CodedOutputStream.computeInt64Size(1, d); // proto2: not packed
+    }
+    tensorSize += CodedOutputStream.computeStringSize(2, type);
+    tensorSize +=
+        CodedOutputStream.computeTagSize(3) + CodedOutputStream.computeUInt32SizeNoTag(len) + len;
+    int valueSize =
+        CodedOutputStream.computeStringSize(1, tag)
+            + CodedOutputStream.computeTagSize(2)
+            + CodedOutputStream.computeUInt32SizeNoTag(tensorSize)
+            + tensorSize;
+    out.writeTag(1, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    out.writeUInt32NoTag(valueSize);
+    out.writeString(1, tag);
+    out.writeTag(2, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    out.writeUInt32NoTag(tensorSize);
+    for (long d : dims) {
+      out.writeInt64(1, d);
+    }
+    out.writeString(2, type);
+    out.writeByteArray(3, content, off, len);
+  }
+
+  private static void readOnly(Path p) throws IOException {
+    if (Files.getFileStore(p).supportsFileAttributeView("posix")) {
+      // os.chmod(ckpt_file_name, stat.S_IRUSR) in _exec_save.
+      Files.setPosixFilePermissions(p, EnumSet.of(PosixFilePermission.OWNER_READ));
+    }
+  }
+
+  // ---- reading ----
+
+  /** A parsed {@code Value}: a tensor slice, or a map tensor ({@code type == null}). */
+  private record RawValue(String tag, List<Long> dims, String type, byte[] content) {}
+
+  private static List<RawValue> parse(CodedInputStream in) throws IOException {
+    in.setSizeLimit(Integer.MAX_VALUE);
+    List<RawValue> values = new ArrayList<>();
+    for (int t = in.readTag(); t != 0; t = in.readTag()) {
+      if (t == 10) { // field 1 (value), length-delimited
+        int limit = in.pushLimit(in.readRawVarint32());
+        values.add(parseValue(in));
+        in.popLimit(limit);
+      } else if (!in.skipField(t)) {
+        throw unexpectedEndGroup();
+      }
+      in.resetSizeCounter();
+    }
+    return values;
+  }
+
+  private static RawValue parseValue(CodedInputStream in) throws IOException {
+    String tag = null;
+    RawValue tensor = null;
+    boolean map = false;
+    for (int t = in.readTag(); t != 0; t = in.readTag()) {
+      switch (t) {
+        case 10 -> tag = in.readString();
+        case 18 -> {
+          int limit = in.pushLimit(in.readRawVarint32());
+          tensor = parseTensor(in);
+          in.popLimit(limit);
+          map = false;
+        }
+        case 26 -> {
+          in.skipField(t); // MapTensorProto: recognised, not supported (see join)
+          map = true;
+          tensor = null;
+        }
+        default -> {
+          if (!in.skipField(t)) {
+            throw unexpectedEndGroup();
+          }
+        }
+      }
+    }
+    if (tag == null) {
+      throw new InvalidProtocolBufferException("Message missing required fields: value[].tag");
+    }
+    if (map) {
+      return new RawValue(tag, List.of(), null, new byte[0]);
+    }
+    if (tensor == null) {
+      // Neither member of the oneof: MindSpore would treat it as a map tensor and fail.
+      throw new InvalidProtocolBufferException("Checkpoint value " + tag + " has no tensor");
+    }
+    return new RawValue(tag, tensor.dims(), tensor.type(), tensor.content());
+  }
+
+  private static RawValue parseTensor(CodedInputStream in) throws IOException {
+    List<Long> dims = new ArrayList<>();
+    String type = null;
+    byte[] content = null;
+    for (int t = in.readTag(); t != 0; t = in.readTag()) {
+      switch (t) {
+        case 8 -> dims.add(in.readInt64());
+        case 10 -> { // packed dims, also valid proto2 input
+          int limit = in.pushLimit(in.readRawVarint32());
+          while (in.getBytesUntilLimit() > 0) {
+            dims.add(in.readInt64());
+          }
+          in.popLimit(limit);
+        }
+        case 18 -> type = in.readString();
+        case 26 -> content = in.readByteArray();
+        default -> {
+          if (!in.skipField(t)) {
+            throw unexpectedEndGroup();
+          }
+        }
+      }
+    }
+    if (type == null || content == null) {
+      throw new InvalidProtocolBufferException(
+          "Message missing required fields: value[].tensor.tensor_type, tensor_content");
+    }
+    return new RawValue(null, dims, type, content);
+  }
+
+  private static InvalidProtocolBufferException unexpectedEndGroup() {
+    return new InvalidProtocolBufferException("Protocol message end-group tag did not match.");
+  }
+
+  /** Consecutive Values with one tag are one value cut in slices; later duplicates win. */
+  private static List<CheckpointEntry> join(List<RawValue> raw) {
+    List<CheckpointEntry> out = new ArrayList<>();
+    ByteArrayOutputStream parts = new ByteArrayOutputStream();
+    for (int i = 0; i < raw.size(); i++) {
+      RawValue v = raw.get(i);
+      if (v.type() == null) {
+        throw new MsException(
+            MsException.Kind.NOT_IMPLEMENTED_ERROR,
+            "The checkpoint entry '" + v.tag() + "' is a MapParameter, which is not supported.");
+      }
+      parts.writeBytes(v.content());
+      boolean last = i == raw.size() - 1 || !raw.get(i + 1).tag().equals(v.tag());
+      if (!last) {
+        continue;
+      }
+      byte[] content = parts.toByteArray();
+      parts.reset();
+      out.add(entry(v.tag(), v.dims(), v.type(), content));
+    }
+    return out;
+  }
+
+  private static CheckpointEntry entry(String tag, List<Long> dims, String type, byte[] content) {
+    if (type.equals(TEXT_TYPE)) {
+      // numpy's str of a 'U' array drops trailing NULs.
+      String s = new String(content, UTF_32LE);
+      int end = s.length();
+      while (end > 0 && s.charAt(end - 1) == '\0') {
+        end--;
+      }
+      return new CheckpointEntry.OfText(tag, s.substring(0, end));
+    }
+    DType dtype = dtypeOf(type);
+    List<Integer> shape = new ArrayList<>();
+    if (!(dims.size() == 1 && dims.get(0) == 0)) { // MindSpore reads dims [0] as a scalar
+      for (long d : dims) {
+        if (d < 0 || d > Integer.MAX_VALUE) {
+          throw MsException.valueError("The checkpoint entry '" + tag + "' has dims " + dims + ".");
+        }
+        shape.add((int) d);
+      }
+    }
+    return new CheckpointEntry.OfTensor(tag, Tensor.fromBytes(dtype, new Shape(shape), content));
+  }
+
+  private static DType dtypeOf(String type) {
+    for (DType d : DType.values()) {
+      if (d.mindsporeName().equals(type)) {
+        return d;
+      }
+    }
+    // MindSpore also stores UInt16/UInt32/UInt64 and Int4, which this engine has no type for.
+    throw MsException.valueError("The checkpoint tensor type '" + type + "' is not supported.");
+  }
+}
