@@ -4,11 +4,10 @@ import dev.msjvm.engine.data.Batching;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.data.MnistData;
 import dev.msjvm.engine.data.PipelineError;
-import dev.msjvm.engine.data.Sampling;
+import dev.msjvm.engine.data.SampleOrder;
 import dev.msjvm.engine.data.Transform;
 import dev.msjvm.engine.tensor.Tensor;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -25,28 +24,25 @@ public final class DataHost {
     return MnistData.read(Path.of(dir), usage);
   }
 
-  /** Sample {@code i} of {@code data} as [image, label]. */
-  public List<Tensor> mnistSample(MnistData data, int i) {
-    return data.sample(i);
+  /** The {@code k}-th sample of {@code order} in {@code data}, as [image, label]. */
+  public List<Tensor> mnistSample(MnistData data, SampleOrder order, int k) {
+    return data.sample(order.get(k));
   }
 
-  /** One epoch's sample order (see {@link Sampling#order}). */
-  public List<Integer> order(
+  /** One epoch's sample order (see {@link SampleOrder#of}). */
+  public SampleOrder order(
       int n, boolean shuffle, long seed, int numShards, int shardId, int numSamples) {
-    return Arrays.stream(Sampling.order(n, shuffle, seed, numShards, shardId, numSamples))
-        .boxed()
-        .toList();
+    return SampleOrder.of(n, shuffle, seed, numShards, shardId, numSamples);
   }
 
   /** A batch iterator over {@code data} in {@code order} with per-column transforms. */
   public MnistBatches mnistBatches(
       MnistData data,
-      List<Integer> order,
+      SampleOrder order,
       List<List<Transform>> transforms,
       int batchSize,
       boolean dropRemainder) {
-    int[] o = order.stream().mapToInt(Integer::intValue).toArray();
-    return new MnistBatches(data, o, transforms, batchSize, dropRemainder);
+    return new MnistBatches(data, order, transforms, batchSize, dropRemainder);
   }
 
   /** The built-in transform {@code name} with its validated arguments. */

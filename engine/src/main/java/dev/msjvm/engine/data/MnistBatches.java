@@ -15,7 +15,7 @@ import java.util.List;
  */
 public final class MnistBatches {
   private final MnistData data;
-  private final int[] order;
+  private final SampleOrder order;
   private final List<List<Transform>> transforms;
   private final int batchSize;
   private final boolean dropRemainder;
@@ -23,12 +23,12 @@ public final class MnistBatches {
 
   public MnistBatches(
       MnistData data,
-      int[] order,
+      SampleOrder order,
       List<List<Transform>> transforms,
       int batchSize,
       boolean dropRemainder) {
     this.data = data;
-    this.order = order.clone();
+    this.order = order;
     this.transforms = List.copyOf(transforms);
     this.batchSize = batchSize;
     this.dropRemainder = dropRemainder;
@@ -36,14 +36,14 @@ public final class MnistBatches {
 
   /** The next batch's columns, or null after the last. */
   public List<Tensor> next() {
-    int left = order.length - next;
+    int left = order.size() - next;
     if (left <= 0 || (dropRemainder && left < batchSize)) {
       return null;
     }
     int n = Math.min(batchSize, left);
     List<List<Tensor>> columns = List.of(new ArrayList<>(n), new ArrayList<>(n));
     for (int k = 0; k < n; k++) {
-      int i = order[next + k];
+      int i = order.get(next + k);
       columns.get(0).add(apply(0, data.image(i)));
       columns.get(1).add(apply(1, data.label(i)));
     }

@@ -238,9 +238,9 @@ class MnistDataset(_SourceDataset):
         return ["image", "label"]
 
     def _rows(self, epoch):
-        data = self._data()
-        for i in self._order(epoch):
-            yield _wrap_row(_data().mnistSample(data.java, i))
+        data, order = self._data().java, self._order(epoch)
+        for k in range(order.size()):
+            yield _wrap_row(_data().mnistSample(data, order.java, k))
 
 
 class GeneratorDataset(_SourceDataset):
@@ -283,7 +283,7 @@ class GeneratorDataset(_SourceDataset):
 
     def _rows(self, epoch):
         if self.random_access:
-            for i in self._order(epoch):
+            for i in self._order(epoch).toList():
                 yield self._row(self.source[i])
         else:
             rows = self._iterate()
@@ -333,7 +333,7 @@ class NumpySlicesDataset(_SourceDataset):
         return len(self.columns[0])
 
     def _rows(self, epoch):
-        for i in self._order(epoch):
+        for i in self._order(epoch).toList():
             yield [to_tensor(c[i], dtype) for c, dtype in zip(self.columns, self.dtypes)]
 
 
@@ -441,7 +441,7 @@ class BatchDataset(Dataset):
         plan = self._java_plan()
         if plan is not None:
             source, transforms = plan
-            batches = _data().mnistBatches(source._data().java, source._order(epoch), transforms,
+            batches = _data().mnistBatches(source._data().java, source._order(epoch).java, transforms,
                                            self.batch_size, self.drop_remainder)
             while True:
                 batch = batches.next()
