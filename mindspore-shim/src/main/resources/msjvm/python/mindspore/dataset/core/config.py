@@ -3,8 +3,6 @@
 ``set_seed`` here or ``mindspore.set_seed`` fixes every shuffle; without either the seed is
 MindSpore's default 5489. State is a module attribute of the interpreter (one per rank).
 """
-from mindspore.dataset.core.validator_helpers import check_value, type_check
-
 __all__ = ["set_seed", "get_seed"]
 
 _DEFAULT_SEED = 5489
@@ -13,8 +11,10 @@ _state = {"seed": None}
 
 def set_seed(seed):
     """Sets the seed of every random dataset operation (shuffles)."""
-    type_check(seed, (int,), "seed")
-    check_value(seed, [0, 2 ** 32 - 1], "seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError("seed isn't of type int.")
+    if seed < 0 or seed > 2 ** 32 - 1:
+        raise ValueError("seed given is not within the required range [0, UINT32_MAX(4294967295)].")
     _state["seed"] = seed
 
 

@@ -89,7 +89,10 @@ class Dataset:
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
               **kwargs):  # pylint: disable=unused-argument
         """Stacks ``batch_size`` consecutive rows; the last smaller batch is kept unless dropped."""
-        type_check(batch_size, (int,), "batch_size")
+        if not (isinstance(batch_size, int) and not isinstance(batch_size, bool)) and not callable(batch_size):
+            raise TypeError("batch_size should either be an int or a callable.")
+        if callable(batch_size):
+            raise NotImplementedError("A callable batch_size is not supported by msjvm yet.")
         check_pos_int32(batch_size, "batch_size")
         type_check(drop_remainder, (bool,), "drop_remainder")
         return BatchDataset(self, batch_size, drop_remainder)
@@ -314,9 +317,6 @@ class NumpySlicesDataset(_SourceDataset):
             raise ValueError("Invalid data, all the columns of the data should have the same length.")
         self.column_names = names
         self.columns = columns
-        np = _numpy()
-        self.dtypes = [None if np is not None and isinstance(c, np.ndarray) else _scalar_kind(_leaves(list(c)))
-                       for c in columns]
 
     @staticmethod
     def _check_names(column_names, count, kind):
@@ -324,7 +324,8 @@ class NumpySlicesDataset(_SourceDataset):
             return
         given = 1 if isinstance(column_names, str) else len(column_names)
         if given != count:
-            raise ValueError(f"Num of input column names is {given}, but required is {count} as data is {kind}.")
+            suffix = f" as data is {kind}" if kind == "list" else ""
+            raise ValueError(f"Num of input column names is {given}, but required is {count}{suffix}.")
 
     def _names(self):
         return self.column_names
@@ -334,7 +335,7 @@ class NumpySlicesDataset(_SourceDataset):
 
     def _rows(self, epoch):
         for i in self._order(epoch).toList():
-            yield [to_tensor(c[i], dtype) for c, dtype in zip(self.columns, self.dtypes)]
+            yield [to_tensor(c[i]) for c in self.columns]
 
 
 def _column_list(columns):

@@ -1,5 +1,4 @@
 """``mindspore.dataset.transforms``: general data transforms."""
-from mindspore.dataset.transforms import c_transforms
 from mindspore.dataset.transforms.transforms import Compose, OneHot, TypeCast
 
-__all__ = ["Compose", "OneHot", "TypeCast", "c_transforms"]
+__all__ = ["Compose", "OneHot", "TypeCast"]
