@@ -23,8 +23,14 @@ from mindspore.dataset.transforms.transforms import BuiltinTransform
 __all__ = ["Dataset", "MnistDataset", "GeneratorDataset", "NumpySlicesDataset", "to_tensor"]
 
 
+_HOST = {}
+
+
 def _data():
-    return host().datasets()
+    """This interpreter's ``DataHost`` (stateless; cached so per-row calls skip re-wrapping)."""
+    if "data" not in _HOST:
+        _HOST["data"] = host().datasets()
+    return _HOST["data"]
 
 
 def _numpy():
