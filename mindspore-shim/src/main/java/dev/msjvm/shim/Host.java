@@ -59,6 +59,11 @@ public final class Host {
     return new CheckpointHost();
   }
 
+  /** The Java side of {@code mindspore.dataset}: idx files, samplers, transforms, batching. */
+  public DataHost datasets() {
+    return new DataHost();
+  }
+
   /** Whether hardware for a MindSpore {@code device_target} ("CPU", "GPU", "Ascend") is present. */
   public boolean deviceAvailable(String deviceTarget) {
     return devices.available(deviceTarget);

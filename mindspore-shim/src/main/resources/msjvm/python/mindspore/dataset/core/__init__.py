@@ -1,0 +1,1 @@
+"""Configuration and argument checks shared by ``mindspore.dataset``."""

@@ -1,0 +1,1 @@
+"""The dataset pipeline: sources, operations and iterators."""
