@@ -9,6 +9,7 @@ from collections import OrderedDict
 
 from mindspore._host import host
 from mindspore.common import _graph
+from mindspore.common._parameter_tuple import ParameterTuple
 from mindspore.common.parameter import Parameter, _is_parameter_generated
 from mindspore.common.tensor import Tensor
 from mindspore.ops.primitive import Primitive
@@ -70,6 +71,14 @@ class Cell:
         else:
             if isinstance(value, (list, tuple)) and value and all(isinstance(v, Parameter) for v in value):
                 self._check_unique_names(value)
+            if isinstance(value, ParameterTuple):
+                # As MindSpore: each item also becomes a parameter of this cell under its own name, so
+                # an optimizer's state (``moments.1.weight``...) is among the cell's parameters (and in
+                # its checkpoints).
+                for item in value:
+                    if _is_parameter_generated(item.name):
+                        item.name = "Parameter$" + str(id(item))
+                    params.setdefault(item.name, item)
             object.__setattr__(self, name, value)
 
     def _check_unique_names(self, value):

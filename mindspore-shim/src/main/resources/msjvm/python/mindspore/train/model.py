@@ -26,24 +26,23 @@ def _as_tuple(inputs):
 class _Epochs:
     """A dataset's batches, one epoch per ``iter()`` (what MindSpore's DatasetHelper gives).
 
-    One iterator serves every epoch where the dataset's iterator spans ``num_epochs`` epochs;
-    when it ends early (an iterator good for one epoch), the next epoch starts a new one.
+    One iterator spans every epoch (it ends each epoch with one ``StopIteration`` and goes on with
+    the next, reshuffled, on the following call), so the dataset sees each epoch number once.
     """
 
     def __init__(self, dataset, epochs):
-        self._dataset = dataset
         self._iterator = dataset.create_tuple_iterator(num_epochs=epochs)
         self._size = dataset.get_dataset_size()
+        self._started = False
 
     def __iter__(self):
-        for step in range(self._size):
-            try:
-                yield next(self._iterator)
-            except StopIteration:
-                if step != 0:
-                    return
-                self._iterator = self._dataset.create_tuple_iterator(num_epochs=1)
-                yield next(self._iterator)
+        if self._started:
+            # The previous epoch consumed exactly its batches: pass the epoch's end.
+            for _ in self._iterator:
+                pass
+        self._started = True
+        for _ in range(self._size):
+            yield next(self._iterator)
 
 
 class _ProgressBar:
