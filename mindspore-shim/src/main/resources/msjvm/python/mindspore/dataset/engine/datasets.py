@@ -444,12 +444,19 @@ class BatchDataset(Dataset):
             names[index] = (m.output_columns or [column])[0]
         return node, transforms
 
-    def _rows(self, epoch):
+    def _java_batches(self, epoch):
+        """The Java batch source of ``epoch`` (a ``MnistBatches``) when the whole chain runs in Java,
+        else None; ``Model``'s sink mode pulls batches from it without Python."""
         plan = self._java_plan()
-        if plan is not None:
-            source, transforms = plan
-            batches = _data().mnistBatches(source._data().java, source._order(epoch).java, transforms,
-                                           self.batch_size, self.drop_remainder)
+        if plan is None:
+            return None
+        source, transforms = plan
+        return _data().mnistBatches(source._data().java, source._order(epoch).java, transforms,
+                                    self.batch_size, self.drop_remainder)
+
+    def _rows(self, epoch):
+        batches = self._java_batches(epoch)
+        if batches is not None:
             while True:
                 batch = batches.next()
                 if batch is None:
