@@ -95,11 +95,11 @@ class _SinkFeed:
         outputs = None
         for _ in range(steps):
             if self._stream is None:
-                self._stream = iter(self._dataset.create_tuple_iterator(num_epochs=1))
+                # One iterator over endless epochs: it ends each epoch with one StopIteration.
+                self._stream = self._dataset.create_tuple_iterator(num_epochs=-1)
             try:
                 batch = next(self._stream)
             except StopIteration:
-                self._stream = iter(self._dataset.create_tuple_iterator(num_epochs=1))
                 batch = next(self._stream)
             outputs = self._network(*_as_tuple(batch))
         return outputs
