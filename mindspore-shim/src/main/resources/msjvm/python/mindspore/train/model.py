@@ -8,7 +8,6 @@ import time
 from collections.abc import Iterable
 
 from mindspore import _checkparam as validator
-from mindspore import log as logger
 from mindspore import nn
 from mindspore.common.tensor import Tensor
 from mindspore.train.callback._callback import RunContext, _CallbackManager, _InternalCallbackParam

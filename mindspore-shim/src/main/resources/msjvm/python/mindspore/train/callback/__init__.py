@@ -1,6 +1,5 @@
 """Training callbacks (``mindspore.train.callback``)."""
-from mindspore.train.callback._callback import (Callback, InternalCallbackParam, RunContext, _CallbackManager,
-                                                _InternalCallbackParam)
+from mindspore.train.callback._callback import Callback, RunContext
 from mindspore.train.callback._checkpoint import CheckpointConfig, ModelCheckpoint
 from mindspore.train.callback._loss_monitor import LossMonitor
 from mindspore.train.callback._time_monitor import TimeMonitor
