@@ -7,7 +7,10 @@ import dev.msjvm.engine.tensor.Variable;
 /**
  * Computes one operator on host tensors. Kernels never modify their input tensors; operators that
  * update state receive the {@link Variable} and either give it a new tensor ({@code Assign}) or
- * overwrite the tensor {@link Call#writable} returns (optimizer updates).
+ * overwrite the tensor {@link Call#writable} returns (optimizer updates). Each output is either a
+ * view of an input or storage the kernel created and keeps no reference to (no caches, no storage
+ * shared with other ranks): a replayed graph recycles such storage for its next replay once nothing
+ * it returned can reach it.
  */
 @FunctionalInterface
 public interface Kernel {
