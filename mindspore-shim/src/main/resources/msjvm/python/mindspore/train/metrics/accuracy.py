@@ -5,6 +5,9 @@ from mindspore.train.metrics.metric import EvaluationBase, Metric, _Array, _chec
 class Accuracy(EvaluationBase):
     """The fraction of samples whose highest logit is the label (or, multilabel, all labels match)."""
 
+    _NAME = "Accuracy"
+    _COUNT_END = ""
+
     def __init__(self, eval_type='classification'):
         super().__init__(eval_type)
         self.clear()
@@ -16,21 +19,7 @@ class Accuracy(EvaluationBase):
 
     @rearrange_inputs
     def update(self, *inputs):
-        if len(inputs) != 2:
-            raise ValueError("For 'Accuracy.update', it needs 2 inputs (predicted value, true value), "
-                             "but got {}".format(len(inputs)))
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        if self._type == 'classification' and y_pred.ndim == y.ndim and _check_onehot_data(y):
-            y = _Array((y.shape[0],), y.argmax_rows())
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
-        if self._class_num == 0:
-            self._class_num = y_pred.shape[1]
-        elif y_pred.shape[1] != self._class_num:
-            raise ValueError("For 'Accuracy.update', class number not match, last input predicted data contain {} "
-                             "classes, but current predicted data contain {} classes, please check your predicted "
-                             "value(inputs[0]).".format(self._class_num, y_pred.shape[1]))
+        y_pred, y = self._checked_inputs(inputs)
         if y_pred.ndim != 2:
             raise ValueError(f"For 'Accuracy.update', predictions of rank {y_pred.ndim} are not supported on msjvm "
                              "(rank 2 only).")

@@ -139,6 +139,32 @@ class EvaluationBase(Metric):
                                  "(true value), but got y_pred shape: {} and y shape: {}."
                                  .format(self._type, y_pred.shape, y.shape))
 
+    # Message details that differ between MindSpore's metrics (set by each subclass).
+    _NAME = None
+    _COUNT_END = "."
+    _CLASS_NUM_END = "."
+
+    def _checked_inputs(self, inputs):
+        """``(y_pred, y)`` of ``update``'s inputs after MindSpore's checks: one-hot labels become class
+        indices (classification), and the first call fixes the number of classes."""
+        name = self._NAME
+        if len(inputs) != 2:
+            raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), "
+                             f"but got {len(inputs)}{self._COUNT_END}")
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        if self._type == 'classification' and y_pred.ndim == y.ndim and _check_onehot_data(y):
+            y = _Array((y.shape[0],), y.argmax_rows())
+        self._check_shape(y_pred, y)
+        self._check_value(y_pred, y)
+        if self._class_num == 0:
+            self._class_num = y_pred.shape[1]
+        elif y_pred.shape[1] != self._class_num:
+            raise ValueError(f"For '{name}.update', class number not match, last input predicted data contain "
+                             f"{self._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
+                             f"classes, please check your predicted value(inputs[0]){self._CLASS_NUM_END}")
+        return y_pred, y
+
     def _check_value(self, y_pred, y):
         if self._type != 'classification' and not (all(v * v == v for v in y_pred.values)
                                                    and all(v * v == v for v in y.values)):

@@ -5,7 +5,7 @@ Per-class results are numpy arrays where numpy is installed, as in MindSpore, el
 import sys
 
 from mindspore import _checkparam as validator
-from mindspore.train.metrics.metric import EvaluationBase, _Array, _check_onehot_data, rearrange_inputs
+from mindspore.train.metrics.metric import EvaluationBase, rearrange_inputs
 
 
 def _vector(values):
@@ -19,8 +19,6 @@ def _vector(values):
 class _PrecisionRecall(EvaluationBase):
     """Counts true positives over predicted (precision) or actual (recall) positives."""
 
-    _NAME = None
-    _CLASS_NUM_END = "."
     _CLASSES_TEXT = None
 
     def __init__(self, eval_type='classification'):
@@ -41,22 +39,7 @@ class _PrecisionRecall(EvaluationBase):
 
     @rearrange_inputs
     def update(self, *inputs):
-        name = self._NAME
-        if len(inputs) != 2:
-            raise ValueError(f"For '{name}.update', it needs 2 inputs (predicted value, true value), "
-                             f"but got {len(inputs)}.")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        if self._type == 'classification' and y_pred.ndim == y.ndim and _check_onehot_data(y):
-            y = _Array((y.shape[0],), y.argmax_rows())
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
-        if self._class_num == 0:
-            self._class_num = y_pred.shape[1]
-        elif y_pred.shape[1] != self._class_num:
-            raise ValueError(f"For '{name}.update', class number not match, last input predicted data contain "
-                             f"{self._class_num} classes, but current predicted data contain {y_pred.shape[1]} "
-                             f"classes, please check your predicted value(inputs[0]){self._CLASS_NUM_END}")
+        y_pred, y = self._checked_inputs(inputs)
         class_num = self._class_num
         if self._type == "classification":
             if max(y.values) + 1 > class_num:
