@@ -13,21 +13,12 @@ import os
 import sys
 
 import mindspore as ms
-from mindspore import Tensor, nn
+from mindspore import Tensor
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "test", "resources", "cases",
-                   "ckpt_data")
-
-
-class Mlp(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Dense(4, 3)
-        self.relu = nn.ReLU()
-        self.fc2 = nn.Dense(3, 2)
-
-    def construct(self, x):
-        return self.fc2(self.relu(self.fc1(x)))
+CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "test", "resources", "cases")
+OUT = os.path.join(CASES, "ckpt_data")
+sys.path.insert(0, CASES)
+from ckpt_data.show import Mlp  # noqa: E402  pylint: disable=wrong-import-position  (the cases' network)
 
 
 def fixed(shape, scale, offset):
