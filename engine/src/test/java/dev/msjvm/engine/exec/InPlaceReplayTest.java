@@ -59,11 +59,17 @@ class InPlaceReplayTest {
         new Variable("stat", floats(n, 1f, 0f)));
   }
 
+  /** The traced stand-in for graph argument {@code x}, a leaf of {@code tape}. */
+  private static Tensor leaf(Tape tape, Tensor x) {
+    Tensor traced = x.alias();
+    tape.addLeaves(List.of(traced));
+    return traced;
+  }
+
   /** A graph computing {@code loss = sum(w * x)} and taking one SGD step on w with grad x. */
   private Graph traceStep(Variable w, Tensor x, int n) {
     Tape tape = rt.push();
-    Tensor xa = x.alias();
-    tape.addLeaves(List.of(xa));
+    Tensor xa = leaf(tape, x);
     Tensor prod = rt.apply("Mul", Attrs.EMPTY, w, xa)[0];
     Tensor loss = rt.apply("ReduceSum", Attrs.of("axis", List.of(), "keep_dims", false), prod)[0];
     sgd(w, xa, n);
@@ -107,8 +113,7 @@ class InPlaceReplayTest {
     Variable w = new Variable("w", floats(n, 2f, 0.01f));
     Tensor x = floats(n, 1f, 0f);
     Tape tape = rt.push();
-    Tensor xa = x.alias();
-    tape.addLeaves(List.of(xa));
+    Tensor xa = leaf(tape, x);
     Tensor read = rt.apply("Load", Attrs.EMPTY, w)[0];
     sgd(w, xa, n);
     Tensor twice = rt.apply("Add", Attrs.EMPTY, read, read)[0]; // after the update, in node order
@@ -131,8 +136,7 @@ class InPlaceReplayTest {
     Variable w = new Variable("w", floats(n, 0f, 1f));
     Tensor x = floats(n, 1f, 0f);
     Tape tape = rt.push();
-    Tensor xa = x.alias();
-    tape.addLeaves(List.of(xa));
+    Tensor xa = leaf(tape, x);
     Tensor updated = sgd(w, xa, n)[0];
     rt.pop(tape);
     Graph g = Graph.compile(tape, List.of(xa), List.of(updated));
@@ -151,8 +155,7 @@ class InPlaceReplayTest {
     Variable w = new Variable("w", floats(n, 1f, 0.0001f));
     Tensor x = floats(n, 0.5f, 0.0002f);
     Tape tape = rt.push();
-    Tensor xa = x.alias();
-    tape.addLeaves(List.of(xa));
+    Tensor xa = leaf(tape, x);
     Tensor a = rt.apply("Mul", Attrs.EMPTY, w, xa)[0];
     Tensor b = rt.apply("Add", Attrs.EMPTY, a, xa)[0];
     Tensor c = rt.apply("Mul", Attrs.EMPTY, b, b)[0];
