@@ -105,30 +105,32 @@ public final class MnistData {
     return concat(parts);
   }
 
+  /**
+   * MindSpore's error when an idx file's magic number (after a header check) is not {@code
+   * expected}.
+   */
+  private static void checkMagic(
+      ByteBuffer buffer, Path file, int headerBytes, int expected, String what) {
+    int magic = header(buffer, file, headerBytes);
+    if (magic != expected) {
+      throw PipelineError.of(
+          "Invalid mnist file, the "
+              + what
+              + " number of "
+              + file
+              + " should be "
+              + expected
+              + ", but got "
+              + magic);
+    }
+  }
+
   /** Reads one images/labels pair, checking magic numbers, counts and file lengths. */
   public static MnistData readPair(Path imageFile, Path labelFile) {
     ByteBuffer img = load(imageFile);
     ByteBuffer lab = load(labelFile);
-    int imageMagic = header(img, imageFile, 16);
-    if (imageMagic != IMAGE_MAGIC) {
-      throw PipelineError.of(
-          "Invalid mnist file, the image number of "
-              + imageFile
-              + " should be "
-              + IMAGE_MAGIC
-              + ", but got "
-              + imageMagic);
-    }
-    int labelMagic = header(lab, labelFile, 8);
-    if (labelMagic != LABEL_MAGIC) {
-      throw PipelineError.of(
-          "Invalid mnist file, the label number of "
-              + labelFile
-              + " should be "
-              + LABEL_MAGIC
-              + ", but got "
-              + labelMagic);
-    }
+    checkMagic(img, imageFile, 16, IMAGE_MAGIC, "image");
+    checkMagic(lab, labelFile, 8, LABEL_MAGIC, "label");
     int numImages = img.getInt(4);
     int rows = img.getInt(8);
     int cols = img.getInt(12);
