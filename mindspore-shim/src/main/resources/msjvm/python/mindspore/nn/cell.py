@@ -9,6 +9,7 @@ from collections import OrderedDict
 
 from mindspore._host import host
 from mindspore.common import _graph
+from mindspore.common import dtype as mstype
 from mindspore.common._parameter_tuple import ParameterTuple
 from mindspore.common.parameter import Parameter, _is_parameter_generated
 from mindspore.common.tensor import Tensor
@@ -25,6 +26,21 @@ STRUCTURE_VERSION = [0]
 
 def _graph_mode():
     return _HOST.graphMode()
+
+
+_FLOAT_TYPES = (mstype.float16, mstype.float32, mstype.float64, mstype.bfloat16)
+
+
+def _mixed_cast(value, dtype):
+    """``value`` cast to ``dtype`` when it is a floating-point tensor of another type (MindSpore's
+    ``mixed_precision_cast``); tuples and lists element-wise; anything else unchanged."""
+    if isinstance(value, Tensor):
+        if value.dtype != dtype and value.dtype in _FLOAT_TYPES:
+            return value.astype(dtype)
+        return value
+    if isinstance(value, (tuple, list)):
+        return type(value)(_mixed_cast(v, dtype) for v in value)
+    return value
 
 
 class Cell:
@@ -97,7 +113,11 @@ class Cell:
     def __getattr__(self, name):
         d = self.__dict__
         if name in d.get("_params", {}):
-            return d["_params"][name]
+            param = d["_params"][name]
+            mixed = d.get("_mixed_active")
+            if mixed is not None and isinstance(param, Tensor):
+                return _mixed_cast(param, mixed)
+            return param
         if name in d.get("_cells", {}):
             return d["_cells"][name]
         raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
@@ -116,7 +136,26 @@ class Cell:
     def __call__(self, *args, **kwargs):
         if not kwargs and _graph_mode() and not _HOST.recording():
             return _graph.call(self, args)
-        return self.construct(*args, **kwargs)
+        return self._run_construct(*args, **kwargs)
+
+    def _run_construct(self, *args, **kwargs):
+        """``construct`` under this cell's mixed precision (``to_float``): floating-point inputs and
+        the parameters it reads are cast to the cell's compute type, as MindSpore's cell casts do."""
+        mixed = self.__dict__.get("_float_dtype")
+        if mixed is None:
+            return self.construct(*args, **kwargs)
+        args = tuple(_mixed_cast(a, mixed) for a in args)
+        kwargs = {k: _mixed_cast(v, mixed) for k, v in kwargs.items()}
+        previous = self.__dict__.get("_mixed_active")
+        object.__setattr__(self, "_mixed_active", mixed)
+        try:
+            out = self.construct(*args, **kwargs)
+        finally:
+            object.__setattr__(self, "_mixed_active", previous)
+        out_type = self.__dict__.get("_amp_output_dtype")
+        if out_type is not None:
+            out = _mixed_cast(out, out_type)
+        return out
 
     @property
     def cls_name(self):
@@ -162,13 +201,19 @@ class Cell:
         return self
 
     def to_float(self, dst_type):
-        """Records the compute type of this cell's operators (float16/bfloat16/float32)."""
-        from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+        """Runs this cell and its sub-cells in ``dst_type`` (float16/bfloat16/float32): their
+        floating-point inputs and parameters are cast on the way in (the parameters themselves keep
+        their type). A later call overwrites an earlier one."""
         if dst_type not in (mstype.float16, mstype.float32, mstype.bfloat16):
-            raise ValueError(f"For 'to_float', the argument 'dst_type' should be mstype.float32, mstype.float16 or "
-                             f"mstype.bfloat16, but got {dst_type}.")
+            raise ValueError("For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 or "
+                             "mstype.bfloat16, but got type: {} and value: {}.".format(type(dst_type), dst_type))
+        flags = {"fp16": dst_type == mstype.float16, "fp32": dst_type == mstype.float32,
+                 "bf16": dst_type == mstype.bfloat16}
         for _, cell in self.cells_and_names():
             object.__setattr__(cell, "_float_dtype", dst_type)
+            for flag, value in flags.items():
+                object.__setattr__(cell, flag, value)
+        STRUCTURE_VERSION[0] += 1
         return self
 
     def update_parameters_name(self, prefix='', recurse=True):

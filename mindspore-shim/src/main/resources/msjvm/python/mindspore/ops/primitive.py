@@ -23,8 +23,52 @@ def _plain(value):
     return isinstance(value, (tuple, list)) and all(_plain(v) for v in value)
 
 
+# Automatic mixed precision of this interpreter (``amp_level="auto"``): while a network decorated by
+# ``mindspore.amp.auto_mixed_precision`` runs, the innermost entry maps a primitive to the
+# (input type, output type) its call is cast to, or None. Per interpreter, as MindSpore's own
+# AMP strategy stack is per process.
+_AMP_STACK = []
+
+
+def _amp_cast_all(value, dtype):
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+    if isinstance(value, Tensor):
+        if value.dtype != dtype and value.dtype in mstype.float_type:
+            return value.astype(dtype)
+        return value
+    if isinstance(value, (tuple, list)):
+        return type(value)(_amp_cast_all(v, dtype) for v in value)
+    return value
+
+
+def _with_amp(call):
+    """``call`` (a primitive class's ``__call__``) under mixed precision: a primitive marked by
+    O1's white list (``_amp_cast``) or chosen by the active ``auto`` strategy gets its
+    floating-point inputs cast to the compute type and, where asked, its outputs to float32."""
+    def amp_call(self, *args, **kwargs):
+        cast = self.__dict__.get("_amp_cast")
+        if cast is None and _AMP_STACK:
+            cast = _AMP_STACK[-1](self, args)
+        if cast is None:
+            return call(self, *args, **kwargs)
+        in_type, out_type = cast
+        out = call(self, *(_amp_cast_all(a, in_type) for a in args), **kwargs)
+        return out if out_type is None else _amp_cast_all(out, out_type)
+    amp_call.__name__ = call.__name__
+    amp_call.__doc__ = call.__doc__
+    amp_call.__wrapped__ = call
+    return amp_call
+
+
 class Primitive:
     """Base class of operators: ``name``, ``attrs``, ``add_prim_attr``, ``shard``, ``recompute``."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None and not hasattr(call, "__wrapped__"):
+            cls.__call__ = _with_amp(call)
 
     def __init__(self, name):
         self.name = name

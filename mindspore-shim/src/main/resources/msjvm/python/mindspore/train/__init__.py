@@ -6,8 +6,11 @@ from mindspore.train.metrics import (Accuracy, EvaluationBase, Loss, Metric, Pre
                                      Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy,
                                      get_metric_fn, names, rearrange_inputs)
 from mindspore.train.model import Model
+from mindspore.train.amp import build_train_network
+from mindspore.train.loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 
 __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
            "LambdaCallback", "SummaryCollector", "Accuracy", "Loss", "Precision", "Recall", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Metric", "EvaluationBase", "rearrange_inputs",
-           "names", "get_metric_fn", "save_checkpoint", "load_checkpoint", "load_param_into_net"]
+           "names", "get_metric_fn", "save_checkpoint", "load_checkpoint", "load_param_into_net", "build_train_network",
+           "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager"]

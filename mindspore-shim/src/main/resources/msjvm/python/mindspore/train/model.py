@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from mindspore import _checkparam as validator
 from mindspore import nn
 from mindspore.common.tensor import Tensor
+from mindspore.train import amp
 from mindspore.train.callback._callback import RunContext, _CallbackManager, _InternalCallbackParam
 from mindspore.train.metrics import Loss, get_metric_fn, get_metrics
 
@@ -139,20 +140,15 @@ class Model:
             if arg not in _KWARGS:
                 raise ValueError(f"The argument in 'kwargs' should be 'loss_scale_manager' or "
                                  f"'keep_batchnorm_fp32' or 'boost_config_dict' or 'acc_level', but got '{arg}'.")
-        if kwargs.get('loss_scale_manager') is not None:
-            raise NotImplementedError("Model(loss_scale_manager=...) is not implemented on msjvm yet.")
+        self._loss_scale_manager = kwargs.get('loss_scale_manager')
+        self._loss_scale_manager_set = 'loss_scale_manager' in kwargs
+        self._keep_bn_fp32 = kwargs.get('keep_batchnorm_fp32')
         self._amp_level = amp_level
         self._boost_level = boost_level
         if optimizer is None and amp_level != "O0":
             raise ValueError(
                 "Auto mixed precision will not work because 'optimizer' is None.Please set amp_level='O0' "
                 "to disable auto mixed precision or set 'optimizer' not be None to use auto mixed precision.")
-        if amp_level not in ("O0", "O1", "O2", "O3", "auto"):
-            raise ValueError(f"For 'Model', the argument 'amp_level' must be in ['O0', 'O1', 'O2', 'O3', 'auto'], "
-                             f"but got {amp_level}.")
-        if amp_level != "O0":
-            raise NotImplementedError(f"Model(amp_level='{amp_level}') is not implemented on msjvm yet: automatic "
-                                      "mixed precision casts are missing; use amp_level='O0'.")
         self._metrics = metrics
         self._train_network = self._build_train_network()
         self._eval_network = eval_network
@@ -168,14 +164,25 @@ class Model:
     def _build_train_network(self):
         network = self._network
         validator.check_value_type('network', network, nn.Cell)
+        if self._loss_scale_manager is not None and self._optimizer is None:
+            raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         if self._optimizer:
-            if self._loss_fn:
-                network = nn.WithLossCell(network, self._loss_fn)
-            network = nn.TrainOneStepCell(network, self._optimizer)
-            network.set_train()
+            amp_config = {}
+            if self._loss_scale_manager_set:
+                amp_config['loss_scale_manager'] = self._loss_scale_manager
+            if self._keep_bn_fp32 is not None:
+                amp_config['keep_batchnorm_fp32'] = self._keep_bn_fp32
+            network = amp.build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                              boost_level=self._boost_level, **amp_config)
         elif self._loss_fn:
             network = nn.WithLossCell(network, self._loss_fn)
         return network
+
+    def _update_loss_scale(self, outputs):
+        """A manager that drops overflowing updates learns of each step's overflow flag."""
+        manager = self._loss_scale_manager
+        if manager is not None and getattr(manager, "get_drop_overflow_update", lambda: False)():
+            manager.update_loss_scale(bool(outputs[1]))
 
     def _build_eval_network(self, metrics, eval_network, eval_indexes):
         self._metric_fns = get_metrics(metrics)
@@ -197,7 +204,7 @@ class Model:
                              " optional, and then you can set `eval_network` or `loss_fn`. For the latter case,"
                              " framework will automatically build an evaluation network with `network` and"
                              " `loss_fn`.")
-        self._eval_network = nn.WithEvalCell(self._network, self._loss_fn, False)
+        self._eval_network = nn.WithEvalCell(self._network, self._loss_fn, self._amp_level in ["O2", "O3", "auto"])
         self._eval_indexes = [0, 1, 2]
 
     def _clear_metrics(self):
@@ -293,7 +300,7 @@ class Model:
         cb_params.network = self._network
         cb_params.last_save_ckpt_step = None
         cb_params.latest_ckpt_file = None
-        cb_params.loss_scale_mananger = None
+        cb_params.loss_scale_mananger = self._loss_scale_manager
         progress = None
         if sys.stderr.isatty() and not any(type(cb).__name__ in _REPORTING_CALLBACKS
                                            for cb in cb_params.list_callback):
@@ -354,6 +361,7 @@ class Model:
                 list_callback.on_train_step_begin(run_context)
                 outputs = self._train_network(*next_element)
                 cb_params.net_outputs = outputs
+                self._update_loss_scale(outputs)
                 list_callback.on_train_step_end(run_context)
                 done += 1
                 if progress is not None:

@@ -46,6 +46,8 @@ class TrainOneStepCell(Cell):
         if self.sens is None:
             self.sense_flag = False
             self.sens = 1.0
+        from mindspore.nn.layer.basic import Identity  # pylint: disable=import-outside-toplevel
+        self.grad_reducer = Identity()
         self.return_grad = return_grad
         if return_grad:
             self.weights_name = [i.name for i in self.optimizer.parameters]
@@ -58,6 +60,7 @@ class TrainOneStepCell(Cell):
             grads = self.grad(self.network, self.weights)(*inputs, sens)
         else:
             grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+        grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:
             return loss, {name: g for name, g in zip(self.weights_name, grads)}
@@ -77,7 +80,8 @@ class WithEvalCell(Cell):
         outputs = self._network(data)
         if self.add_cast_fp32:
             from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
-            label = label.astype(mstype.float32)
+            from mindspore.nn.cell import _mixed_cast  # pylint: disable=import-outside-toplevel
+            label = _mixed_cast(label, mstype.float32)
             outputs = outputs.astype(mstype.float32)
         loss = self._loss_fn(outputs, label)
         return loss, outputs, label

@@ -170,7 +170,7 @@ def _handle_loss(loss):
     if isinstance(loss, (tuple, list)):
         if isinstance(loss[0], Tensor):
             loss = loss[0]
-    elif isinstance(loss, Tensor):
+    if isinstance(loss, Tensor):
         values = loss.reshape(-1).tolist() if loss.shape else [loss.item()]
         loss = float(sum(values) / len(values)) if values else float("nan")
     return loss
