@@ -77,8 +77,11 @@ def layout_for_shape(dev, shape):
 
 
 def reshaped(shape):
-    """Another shape with the same number of elements: split or merge neighbouring dims."""
+    """Another shape with the same number of elements: reversed (often not a refinement of the
+    original, which MindSpore plans by gathering everything), or neighbouring dims merged or split."""
     shape = list(shape)
+    if rng.random() < 0.3:
+        return shape[::-1]
     if len(shape) >= 2 and rng.random() < 0.5:
         i = rng.randrange(len(shape) - 1)
         return shape[:i] + [shape[i] * shape[i + 1]] + shape[i + 2:]

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -179,8 +180,27 @@ class TransformTensorOracleTest {
     assertEquals(expected, transform(from, to, devices, rank));
   }
 
+  private static ExpandedLayout internal(String layout) {
+    List<List<Integer>> t = layout(layout);
+    return ExpandedLayout.init(
+            LayoutAlgebra.toArray(t.get(0)),
+            LayoutAlgebra.toArray(t.get(1)),
+            LayoutAlgebra.toArray(t.get(2)))
+        .squeezeShape();
+  }
+
   @Test
-  void goldenFileIsComplete() throws IOException {
-    assertEquals(400, goldens().count());
+  void goldenFileIsCompleteAndCoversTheGatherAllPath() throws IOException {
+    List<Arguments> all = goldens().toList();
+    assertEquals(400, all.size());
+    long gatherAll =
+        all.stream()
+            .filter(
+                a ->
+                    !LayoutTransfer.unify(
+                            internal((String) a.get()[0]), internal((String) a.get()[1]))
+                        .expandable())
+            .count();
+    assertTrue(gatherAll >= 5, gatherAll + " cases take the gather-all path");
   }
 }
