@@ -1,0 +1,261 @@
+package dev.msjvm.engine.parallel;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.Shape;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * How a tensor is spread over a stage: MindSpore's tensor layout ({@code
+ * frontend/parallel/tensor_layout/tensor_layout.cc}) of device matrix, tensor map and full shape.
+ *
+ * <p>Tensor-map value {@code v} of dimension {@code d} means "split {@code d} along device axis
+ * {@code axes-1-v}" (counted from the right, as MindSpore does); {@code -1} means not split. Device
+ * axes that no dimension uses are repeated: every device along them holds the same slice.
+ * Invariants (checked, VALUE_ERROR otherwise): one map entry per dimension, values in {@code [-1,
+ * axes)}, no device axis used twice, every split dimension divisible by its axis size.
+ *
+ * <p>Example: on {@code DeviceMatrix.of(2, 4)}, map {@code [1, -1]} and shape {@code [8, 6]} split
+ * dim 0 two ways along axis 0 and repeat over axis 1: slice shape {@code [4, 6]}, strategy {@code
+ * (2, 1)}, rank 5 (coordinate {@code (1, 1)}) holds rows {@code [4, 8)}, the same as ranks 4, 6, 7.
+ */
+public record TensorLayout(DeviceMatrix deviceMatrix, List<Integer> tensorMap, Shape shape) {
+
+  /** The half-open index range {@code [begin, end)} a slice covers along one dimension. */
+  public record SliceRange(int begin, int end) {
+    public int length() {
+      return end - begin;
+    }
+  }
+
+  public TensorLayout {
+    tensorMap = List.copyOf(tensorMap);
+    String problem = problem(deviceMatrix.shape(), tensorMap, shape.toArray());
+    if (problem != null) {
+      throw MsException.valueError(problem);
+    }
+  }
+
+  public static TensorLayout of(DeviceMatrix deviceMatrix, List<Integer> tensorMap, Shape shape) {
+    return new TensorLayout(deviceMatrix, tensorMap, shape);
+  }
+
+  /** {@code of(DeviceMatrix.of(2, 4), new int[] {1, -1}, 8, 6)}. */
+  public static TensorLayout of(DeviceMatrix deviceMatrix, int[] tensorMap, int... shape) {
+    return new TensorLayout(deviceMatrix, LayoutAlgebra.toList(tensorMap), Shape.of(shape));
+  }
+
+  /**
+   * The tensor map of MindSpore's {@code Layout(device_matrix, alias_name)(*dims)}: alias at index
+   * {@code k} of {@code aliasNames} becomes {@code len-1-k}, {@code "None"} becomes -1. Example:
+   * aliases {@code (dp, sp, mp)} and dims {@code (dp, mp)} give {@code [2, 0]}. Multi-axis dims
+   * (tuples of aliases) are not represented by this layout.
+   */
+  public static List<Integer> tensorMapFromAliases(List<String> aliasNames, List<String> dims) {
+    List<Integer> map = new ArrayList<>();
+    for (String name : dims) {
+      if ("None".equals(name)) {
+        map.add(-1);
+        continue;
+      }
+      int k = aliasNames.indexOf(name);
+      if (k < 0) {
+        throw MsException.valueError(
+            "The alias name '" + name + "' is not in the layout's alias names " + aliasNames);
+      }
+      map.add(aliasNames.size() - 1 - k);
+    }
+    return List.copyOf(map);
+  }
+
+  /** The reason {@code tensorMap} with {@code shape} is invalid on {@code deviceShape}, or null. */
+  static String problem(List<Integer> deviceShape, List<Integer> tensorMap, int[] shape) {
+    for (int d : deviceShape) {
+      if (d < 1) {
+        return "Every axis of the device matrix "
+            + deviceShape
+            + " must be at least 1, but got "
+            + d;
+      }
+    }
+    String where = "The tensor map " + tensorMap;
+    if (tensorMap.size() != shape.length) {
+      // MindSpore: tensor_layout.cc IsValidTensorLayout.
+      return where
+          + " has "
+          + tensorMap.size()
+          + " entries but the tensor shape "
+          + LayoutAlgebra.toList(shape)
+          + " has "
+          + shape.length
+          + " dimensions: tensor_map size must be equal to tensor_shape size";
+    }
+    int axes = deviceShape.size();
+    for (int d = 0; d < tensorMap.size(); d++) {
+      int v = tensorMap.get(d);
+      if (v < -1 || v >= axes) {
+        return where
+            + " is invalid for the device matrix "
+            + deviceShape
+            + ": dimension "
+            + d
+            + " maps to "
+            + v
+            + ", but a value must be -1 (not split) or a device axis counted from the right, in [0, "
+            + axes
+            + ")";
+      }
+      int first = tensorMap.indexOf(v);
+      if (v != -1 && first != d) {
+        return where
+            + " is invalid: dimensions "
+            + first
+            + " and "
+            + d
+            + " are both split along device axis "
+            + (axes - 1 - v)
+            + " (value "
+            + v
+            + "); a device axis can split at most one dimension";
+      }
+      if (v != -1 && shape[d] % deviceShape.get(axes - 1 - v) != 0) {
+        // MindSpore: tensor_layout.cc TensorShapeDimensionIsDividedBySplitDeviceDimension.
+        return "The tensor shape "
+            + LayoutAlgebra.toList(shape)
+            + " is not divisible by the layout: dimension "
+            + d
+            + " has size "
+            + shape[d]
+            + ", but the slice number is "
+            + deviceShape.get(axes - 1 - v)
+            + " (device axis "
+            + (axes - 1 - v)
+            + " of the device matrix "
+            + deviceShape
+            + ")";
+      }
+    }
+    return null;
+  }
+
+  public int rank() {
+    return shape.rank();
+  }
+
+  public boolean isSplit(int dim) {
+    return tensorMap.get(dim) != -1;
+  }
+
+  /** The device axis (index into the device matrix shape) splitting {@code dim}, or -1. */
+  public int deviceAxisOf(int dim) {
+    int v = tensorMap.get(dim);
+    return v == -1 ? -1 : deviceMatrix.axes() - 1 - v;
+  }
+
+  /** Number of slices of {@code dim}. */
+  public int splitCount(int dim) {
+    int axis = deviceAxisOf(dim);
+    return axis < 0 ? 1 : deviceMatrix.axisSize(axis);
+  }
+
+  /** The strategy of this tensor: slices per dimension, e.g. {@code [2, 1]}. */
+  public List<Integer> strategy() {
+    List<Integer> s = new ArrayList<>();
+    for (int d = 0; d < rank(); d++) {
+      s.add(splitCount(d));
+    }
+    return List.copyOf(s);
+  }
+
+  public Shape sliceShape() {
+    int[] s = shape.toArray();
+    for (int d = 0; d < s.length; d++) {
+      s[d] /= splitCount(d);
+    }
+    return Shape.of(s);
+  }
+
+  /** Device axes no dimension is split along (the slice is repeated over them), ascending. */
+  public List<Integer> replicatedAxes() {
+    List<Integer> out = new ArrayList<>();
+    for (int axis = 0; axis < deviceMatrix.axes(); axis++) {
+      if (!tensorMap.contains(deviceMatrix.axes() - 1 - axis)) {
+        out.add(axis);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** The ranks that differ from {@code rank} only along device axis {@code axis}. */
+  public List<Integer> groupForAxis(int rank, int axis) {
+    return deviceMatrix.devicesAlongAxis(rank, axis);
+  }
+
+  /** The ranks holding the same slice as {@code rank} (MindSpore's repeated / mirror group). */
+  public List<Integer> repeatedGroup(int rank) {
+    List<Integer> used = new ArrayList<>();
+    for (int d = 0; d < rank(); d++) {
+      if (isSplit(d)) {
+        used.add(deviceAxisOf(d));
+      }
+    }
+    return deviceMatrix.devicesMatching(rank, used);
+  }
+
+  /** For each dimension, the index range of the full tensor that {@code rank}'s slice covers. */
+  public List<SliceRange> sliceRanges(int rank) {
+    List<Integer> c = deviceMatrix.coordinateOf(rank);
+    List<SliceRange> out = new ArrayList<>();
+    for (int d = 0; d < rank(); d++) {
+      int len = shape.dim(d) / splitCount(d);
+      int index = isSplit(d) ? c.get(deviceAxisOf(d)) : 0;
+      out.add(new SliceRange(index * len, (index + 1) * len));
+    }
+    return List.copyOf(out);
+  }
+
+  /** {@code rank}'s slice of the row-major tensor {@code full}, row-major. */
+  public float[] sliceOf(float[] full, int rank) {
+    if (full.length != shape.size()) {
+      throw MsException.valueError(
+          "The tensor has "
+              + full.length
+              + " elements but the layout's shape "
+              + shape
+              + " has "
+              + shape.size());
+    }
+    List<SliceRange> ranges = sliceRanges(rank);
+    int[] begin = ranges.stream().mapToInt(SliceRange::begin).toArray();
+    int[] len = ranges.stream().mapToInt(SliceRange::length).toArray();
+    return SliceCopy.copyBlock(full, shape.toArray(), begin, len);
+  }
+
+  /** As a Python tuple, e.g. {@code ((2, 4), (1, -1), (8, 6))}: device matrix, map, shape. */
+  @Override
+  public String toString() {
+    return "("
+        + tuple(deviceMatrix.shape())
+        + ", "
+        + tuple(tensorMap)
+        + ", "
+        + tuple(shape.dims())
+        + ")";
+  }
+
+  /** A strategy as MindSpore prints it, e.g. {@code ((2, 4), (4, 1))}. */
+  public static String strategyString(List<List<Integer>> strategy) {
+    return strategy.stream()
+        .map(TensorLayout::tuple)
+        .collect(Collectors.joining(", ", "(", strategy.size() == 1 ? ",)" : ")"));
+  }
+
+  /** A Python tuple of ints: {@code (2, 4)}, {@code (8,)}, {@code ()}. */
+  static String tuple(List<Integer> values) {
+    if (values.size() == 1) {
+      return "(" + values.get(0) + ",)";
+    }
+    return values.stream().map(String::valueOf).collect(Collectors.joining(", ", "(", ")"));
+  }
+}
