@@ -1,4 +1,4 @@
 """``mindspore.nn.wrap``: training and evaluation wrappers."""
-from mindspore.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from mindspore.nn.wrap.cell_wrapper import AllreduceGraph, TrainOneStepCell, WithEvalCell, WithLossCell
 
-__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell"]
+__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "AllreduceGraph"]
