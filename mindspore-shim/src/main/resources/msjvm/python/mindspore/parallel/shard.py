@@ -46,6 +46,9 @@ class Layout:
         self._device_shape = device_matrix
         self._alias_name = alias_name
         self._tensor_map = None
+        if not device_matrix:
+            # MindSpore numbers the devices with range(np.prod(np.array(()))), a float 1.0.
+            raise TypeError("'numpy.float64' object cannot be interpreted as an integer")
         device_num = math.prod(device_matrix)
         self._rank_list = list(range(device_num))
         if rank_list is not None:
