@@ -8,7 +8,7 @@ Checks, messages and formats follow MindSpore 2.10's ``mindspore/parallel/shard.
   has tensor map ``(2, 0)``.
 * ``shard(fn, in_strategy, ...)`` returns ``fn`` itself in a one-rank job; otherwise it checks the
   strategies and returns a function that runs ``fn``; the configuration stays readable on it
-  (``in_strategy``, ``out_strategy``, ``parameter_plan``) for the parallel planner.
+  (attributes ``fn``, ``in_strategy``, ``out_strategy``, ``parameter_plan``) for the parallel planner.
 """
 import copy
 import math
@@ -158,19 +158,6 @@ def _check_param_strategy(name, shape, strategy):
                              f"param_strategy[{i}]: {split}.")
 
 
-class _Sharded:
-    """``fn`` with its checked sharding configuration (read by the parallel planner)."""
-
-    def __init__(self, fn, in_strategy, out_strategy, parameter_plan):
-        self.fn = fn
-        self.in_strategy = in_strategy
-        self.out_strategy = out_strategy
-        self.parameter_plan = parameter_plan
-
-    def __call__(self, *args):
-        return self.fn(*args)
-
-
 def _shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
     """The checks of MindSpore's ``Shard.__call__``; the configured function."""
     if not isinstance(in_strategy, tuple):
@@ -193,7 +180,16 @@ def _shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Asce
                        "will be overwritten as False.")
         set_algo_parameters(fully_use_devices=False)
     _check_parameter_plan(fn, parameter_plan)
-    return _Sharded(fn, in_strategy, out_strategy, parameter_plan)
+
+    def shard_fn(*args):
+        return fn(*args)
+
+    # The checked configuration, for the parallel planner.
+    shard_fn.fn = fn
+    shard_fn.in_strategy = in_strategy
+    shard_fn.out_strategy = out_strategy
+    shard_fn.parameter_plan = parameter_plan
+    return shard_fn
 
 
 def _single_rank():
