@@ -1,9 +1,10 @@
 """``Primitive``: an operator with attributes and a parallel strategy, recorded for the engine.
 
 Attribute and ``shard`` handling follow MindSpore 2.10's ``mindspore/ops/primitive.py`` (same checks
-and messages for tuple and Layout strategies). Subclasses run through ``_run_engine``: the engine operator of the
-same name, bound once per attribute set. A primitive the engine cannot run yet (the communication
-operators, until the parallel work) raises ``NotImplementedError`` naming it.
+and messages for tuple and Layout strategies). Subclasses run through ``_run_engine``: the engine
+operator of the same name, bound once per attribute set (collectives such as ``AllReduce`` bind to
+this rank's communicator instead). A primitive the engine cannot run yet (AllGather and the other
+communication operators, until the parallel work) raises ``NotImplementedError`` naming it.
 """
 
 
