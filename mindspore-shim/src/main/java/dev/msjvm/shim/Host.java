@@ -2,6 +2,7 @@ package dev.msjvm.shim;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.comm.CollectiveOps;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
@@ -227,6 +228,18 @@ public final class Host {
   /** Operator {@code name} with attributes given as alternating names and values, bound once. */
   public BoundOp prepare(String name, List<Object> attrs) {
     return new BoundOp(runtime, OpTable.get(name), Attrs.ofList(attrs));
+  }
+
+  /**
+   * A collective primitive ({@code "AllReduce"}) bound to this rank's communicator (after {@code
+   * init()}), with attributes given as alternating names and values; it runs and traces like {@link
+   * #prepare}'s operators.
+   */
+  public BoundOp collective(String name, List<Object> attrs) {
+    if (!"AllReduce".equals(name)) {
+      throw MsException.valueError("Unknown collective operator " + name + ".");
+    }
+    return new BoundOp(runtime, CollectiveOps.allReduce(session.comm()), Attrs.ofList(attrs));
   }
 
   /** The storage of a new Parameter. */

@@ -15,7 +15,8 @@ from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRIC
                                get_auto_parallel_context, get_context, get_ps_context,
                                reset_auto_parallel_context, reset_ps_context, set_auto_parallel_context,
                                set_context, set_ps_context)
-from mindspore.parallel import get_algo_parameters, reset_algo_parameters, set_algo_parameters
+from mindspore.parallel import (Layout, get_algo_parameters, parameter_broadcast, reset_algo_parameters,
+                                set_algo_parameters)
 from mindspore import nn, ops, parallel, runtime, communication
 from mindspore import dataset
 from mindspore.ops.composite import GradOperation, grad, value_and_grad
@@ -33,5 +34,6 @@ __all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "
            "LAX", "ParallelMode", "set_context", "get_context", "set_auto_parallel_context",
            "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context", "get_ps_context",
            "reset_ps_context", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
-           "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "amp"]
+           "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "amp",
+           "Layout", "parameter_broadcast"]
 __all__ += [n for n in _train_all if n not in __all__]

@@ -7,6 +7,7 @@ before its sub-cells'. Calling a cell runs ``construct``.
 """
 from collections import OrderedDict
 
+from mindspore import log as logger
 from mindspore._host import host
 from mindspore.common import _graph
 from mindspore.common import dtype as mstype
@@ -193,12 +194,25 @@ class Cell:
                     value.recompute(mode)
         return self
 
-    def shard(self, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
-        """Records a cell-level sharding strategy (applied by the parallel planner)."""
-        # pylint: disable=unused-argument
-        object.__setattr__(self, "_shard_config", {"in_strategy": in_strategy, "out_strategy": out_strategy,
-                                                   "parameter_plan": parameter_plan})
-        return self
+    def shard(self, in_strategy, out_strategy=None, parameter_plan=None):
+        """Checks a cell-level sharding strategy as MindSpore 2.10 does and records it on the cell
+        (``_in_strategy``, ``_out_strategy``, ``_shard_fn``) for the parallel planner; a no-op in a
+        one-rank job. Returns None, as MindSpore does."""
+        # pylint: disable=import-outside-toplevel,protected-access
+        from mindspore.parallel.shard import _shard, _single_rank
+        if _single_rank():
+            return
+        sharded = _shard(self, in_strategy, out_strategy, parameter_plan)
+        previous = self.__dict__.get("_in_strategy")
+        if previous is not None:
+            logger.warning(f"For '{type(self).__name__}', 'Shard' has been configured more than once. "
+                           f"The existing in_strategy is {previous} and the existing out_strategy is "
+                           f"{self.__dict__.get('_out_strategy')}. The new in_strategy {sharded.in_strategy} and "
+                           f"out_strategy {sharded.out_strategy} may not take effect. "
+                           "It is recommended to configure 'Shard' only once.")
+        object.__setattr__(self, "_shard_fn", sharded)
+        object.__setattr__(self, "_in_strategy", sharded.in_strategy)
+        object.__setattr__(self, "_out_strategy", sharded.out_strategy)
 
     def to_float(self, dst_type):
         """Runs this cell and its sub-cells in ``dst_type`` (float16/bfloat16/float32): their

@@ -1,10 +1,15 @@
 """``Primitive``: an operator with attributes and a parallel strategy, recorded for the engine.
 
-Attribute and ``shard`` handling follow MindSpore's ``mindspore/ops/primitive.py`` (same checks and
-messages for tuple strategies). Subclasses run through ``_run_engine``: the engine operator of the
-same name, bound once per attribute set. A primitive the engine cannot run yet (the communication
-operators, until the parallel work) raises ``NotImplementedError`` naming it.
+Attribute and ``shard`` handling follow MindSpore 2.10's ``mindspore/ops/primitive.py`` (same checks
+and messages for tuple and Layout strategies). Subclasses run through ``_run_engine``: the engine
+operator of the same name, bound once per attribute set (collectives such as ``AllReduce`` bind to
+this rank's communicator instead). A primitive the engine cannot run yet (AllGather and the other
+communication operators, until the parallel work) raises ``NotImplementedError`` naming it.
 """
+
+
+# Operators whose strategy may hold tuples of tuples or of Layouts (MindSpore parallel/_utils.py).
+SUPPORTED_TUPLE_IN_TUPLE_STRATEGY = ("GroupedMatmul", "FusedInferAttentionScore", "Custom", "Index")
 
 
 def _freeze(value):
@@ -109,37 +114,104 @@ class Primitive:
         key = (name, _freeze(extra))
         bound = cache.get(key)
         if bound is None:
-            bound = cache[key] = host().prepare(name or self.name, self._engine_attrs() + list(extra))
+            bound = cache[key] = self._prepare(host(), name or self.name, self._engine_attrs() + list(extra))
         args = [x._java if isinstance(x, Tensor) else x for x in inputs]  # pylint: disable=protected-access
         if all_outputs:
             return tuple(Tensor._wrap(t.java) for t in bound.callAll(*args))  # pylint: disable=protected-access
         return Tensor._wrap(bound.call(*args).java)  # pylint: disable=protected-access
 
+    @staticmethod
+    def _prepare(h, name, attrs):
+        """The engine operator ``name`` bound to ``attrs`` (collectives bind to the communicator)."""
+        return h.prepare(name, attrs)
+
     def set_stage(self, stage):
         return self.add_prim_attr("stage", stage)
 
+    def _tuple_in_tuple(self):
+        """Operators whose strategy elements may themselves be tuples (of ints or Layouts)."""
+        return self.name in SUPPORTED_TUPLE_IN_TUPLE_STRATEGY or self.attrs.get("self_define_shard", False)
+
     def _check_shard_strategy(self, strategy, log_info):
+        """Whether ``strategy`` is made of Layouts (None for ``()``: unset); MindSpore's checks.
+
+        As in MindSpore 2.10, only the first element decides the kind: a tuple strategy with a
+        Layout further on is not rejected here (a Layout strategy with a tuple further on fails
+        when its values are extracted).
+        """
+        from mindspore.parallel.shard import Layout  # pylint: disable=import-outside-toplevel
         if not isinstance(strategy, tuple):
             raise TypeError(f'{log_info} must be tuple type, but got:{type(strategy)}')
+        if strategy == ():
+            return None
+        is_layout = []
         for element in strategy:
-            if not isinstance(element, tuple):
+            if not isinstance(element, (tuple, Layout)):
                 raise TypeError(f'The element of strategy must be tuple/Layout type, but got:{type(element)}')
+            if isinstance(element, Layout):
+                is_layout.append(True)
+                continue
             for value in element:
-                if not isinstance(value, int):
+                if not isinstance(value, int) and not self._tuple_in_tuple():
                     raise TypeError(f'The {log_info}: {strategy} of {self.name} is not valid,'
                                     f' the value of strategy must be int type, but got:{type(value)}')
+                if isinstance(value, Layout) and self._tuple_in_tuple():
+                    is_layout.append(True)
+                    continue
+            is_layout.append(False)
+        return is_layout[0]
+
+    @staticmethod
+    def _extract_layout_value(layout, log_info):
+        """The recorded form of a Layout strategy: per element the Layout's dict (less rank_list)."""
+        from mindspore.parallel.shard import Layout, layout_values  # pylint: disable=import-outside-toplevel
+        if layout is None:
+            return None
+        if not isinstance(layout, tuple):
+            raise TypeError(f'{log_info} must be tuple type, but got:{type(layout)}')
+        values = ()
+        for element in layout:
+            if isinstance(element, Layout):
+                values += layout_values((element,))
+            elif isinstance(element, tuple):
+                if not all(isinstance(e, Layout) for e in element):
+                    raise TypeError(f"The {log_info} item should be a object of class Layout.")
+                values += (layout_values(element),)
+            else:
+                raise TypeError(f"The {log_info} item should be a object of class Layout or a tuple.")
+        return values
 
     def shard(self, in_strategy=None, out_strategy=None):
-        """Records the strategy: one tuple per input, one int (number of slices) per dimension."""
+        """Records the strategy for the parallel planner.
+
+        Tuple strategies (one tuple per input, one int = number of slices per dimension) become the
+        attributes ``in_strategy``/``out_strategy``; Layout strategies become ``in_layout``/
+        ``out_layout`` (tuples of dicts with ``device_matrix``, ``tensor_map``,
+        ``interleaved_parallel``, ``alias_name``).
+        """
         if in_strategy is None and out_strategy is None:
             return self
+        in_is_layout = None
+        out_is_layout = None
         if in_strategy is not None:
-            self._check_shard_strategy(in_strategy, "in_strategy")
+            in_is_layout = self._check_shard_strategy(in_strategy, "in_strategy")
         if out_strategy is not None:
-            self._check_shard_strategy(out_strategy, "out_strategy")
+            out_is_layout = self._check_shard_strategy(out_strategy, "out_strategy")
+        is_layout = in_is_layout if in_is_layout is not None else out_is_layout
+        if out_is_layout is not None and is_layout != out_is_layout and not self._tuple_in_tuple():
+            raise ValueError('The in_strategy type must equal to the out_strategy type, '
+                             'one using tuple(tuple) and the other using tuple(Layout) is not allowed.')
         if in_strategy is None and out_strategy is not None:
             raise ValueError(f'The out_strategy of {self.name} is {out_strategy}, need to set in_strategy,'
                              f' but got none')
+        if is_layout:
+            in_layout = self._extract_layout_value(in_strategy, "in_strategy")
+            out_layout = self._extract_layout_value(out_strategy, "out_strategy")
+            if in_layout is not None:
+                self.add_prim_attr("in_layout", in_layout)
+            if out_layout is not None:
+                self.add_prim_attr("out_layout", out_layout)
+            return self
         if in_strategy is not None:
             self.add_prim_attr("in_strategy", in_strategy)
         if out_strategy is not None:

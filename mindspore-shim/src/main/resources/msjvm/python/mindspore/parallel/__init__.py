@@ -1,5 +1,12 @@
-"""``mindspore.parallel``: algorithm parameters and (with later engine work) parallel cells."""
+"""``mindspore.parallel``: algorithm parameters, ``Layout``, ``shard`` and ``parameter_broadcast``.
+
+As in MindSpore 2.10 the attribute ``mindspore.parallel.shard`` is the function (it shadows the
+module of the same name); ``from mindspore.parallel.shard import Layout`` still reaches the module.
+"""
 from mindspore.parallel.algo_parameter_config import (get_algo_parameters, reset_algo_parameters,
                                                       set_algo_parameters)
+from mindspore.parallel.parameter_broadcast import parameter_broadcast
+from mindspore.parallel.shard import Layout, shard
 
-__all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters"]
+__all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "Layout", "shard",
+           "parameter_broadcast"]

@@ -5,11 +5,12 @@ Follow MindSpore 2.10's ``mindspore/nn/wrap/cell_wrapper.py``: the wrappers do n
 gradients of the loss with respect to ``optimizer.parameters`` (``GradOperation(get_by_list=True,
 sens_param=True)``, ``sens`` 1.0 unless given), lets the optimizer update them and returns the loss.
 In GRAPH_MODE the whole step (forward, backward, update) is traced once and replayed.
+``AllreduceGraph`` is ``parameter_broadcast``'s SUM AllReduce of parameters over a group.
 """
 from mindspore.nn.cell import Cell
 from mindspore.ops.composite import GradOperation
 
-__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell"]
+__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "AllreduceGraph"]
 
 
 class WithLossCell(Cell):
@@ -85,3 +86,21 @@ class WithEvalCell(Cell):
             outputs = outputs.astype(mstype.float32)
         loss = self._loss_fn(outputs, label)
         return loss, outputs, label
+
+
+class AllreduceGraph(Cell):
+    """``AllreduceGraph(inputs, group_name)``: calling it replaces every parameter of ``inputs`` by
+    its SUM AllReduce over ``group_name`` (``parameter_broadcast``'s step); returns ``inputs``."""
+
+    def __init__(self, inputs, group_name):
+        super().__init__()
+        from mindspore import ops  # pylint: disable=import-outside-toplevel
+        self.input_num = len(inputs)
+        self.inputs = inputs
+        self.allreduces = [ops.AllReduce(op="sum", group=group_name) for _ in range(self.input_num)]
+        self.assigns = [ops.Assign() for _ in range(self.input_num)]
+
+    def construct(self):
+        for i in range(self.input_num):
+            self.assigns[i](self.inputs[i], self.allreduces[i](self.inputs[i]))
+        return self.inputs

@@ -376,6 +376,14 @@ class AllReduce(Primitive):
         self.add_prim_attr("group", group if group is not None else _world_group())
         self.add_prim_attr("fusion", 0)
 
+    @staticmethod
+    def _prepare(h, name, attrs):
+        return h.collective(name, attrs)
+
+    def __call__(self, x):
+        """The reduction of ``x`` over the ranks of ``group`` (every member calls it)."""
+        return self._run_engine(x)
+
 
 class AllGather(Primitive):
     """Concatenates a tensor from every rank of a group along dimension 0."""

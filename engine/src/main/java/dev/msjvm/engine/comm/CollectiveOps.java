@@ -1,0 +1,59 @@
+package dev.msjvm.engine.comm;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.List;
+
+/**
+ * Collective primitives a script calls itself ({@code ops.AllReduce(op, group)(x)}), as operators
+ * bound to one rank's {@link Communicator}: they run eagerly and record into traces like any
+ * operator, so a replayed graph communicates again on every replay.
+ *
+ * <p>They are made per communicator (not registered in the static op table, which holds no per-rank
+ * state) and are stateful: a traced graph keeps them even if nothing reads their outputs, and never
+ * merges two of them, so every rank issues the same sequence of collectives. Values are reduced in
+ * float32 (exact for integers up to 2^24 in magnitude); differentiating through them is an error
+ * naming the operator. Attributes: {@code op} (MindSpore's {@code "sum"}, {@code "max"}, {@code
+ * "min"}, {@code "prod"}) and {@code group}. Example: {@code
+ * runtime.apply(CollectiveOps.allReduce(comm), Attrs.of("op", "sum", "group", "hccl_world_group"),
+ * x)}.
+ */
+public final class CollectiveOps {
+
+  private CollectiveOps() {}
+
+  /** MindSpore's {@code AllReduce}: the element-wise reduction of the input over the group. */
+  public static OpDef allReduce(Communicator comm) {
+    return new OpDef(
+        "AllReduce",
+        c -> {
+          ReduceOp op = reduceOp(c.attrs().string("op"));
+          Tensor x = c.in(0);
+          if (x.dtype() == DType.BOOL) {
+            throw MsException.typeError(
+                "For 'AllReduce', the input must be a numeric tensor, but got Bool.");
+          }
+          Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
+          comm.allReduce(buf.floats(), op, c.attrs().string("group"));
+          return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
+        },
+        null,
+        true,
+        List.of());
+  }
+
+  /** The reduction named in MindSpore's spelling. */
+  static ReduceOp reduceOp(String name) {
+    for (ReduceOp op : ReduceOp.values()) {
+      if (op.mindsporeName().equals(name)) {
+        return op;
+      }
+    }
+    throw MsException.valueError(
+        "For 'AllReduce', the 'op' must be one of 'sum', 'max', 'min', 'prod', but got '"
+            + name
+            + "'.");
+  }
+}

@@ -1,0 +1,115 @@
+package dev.msjvm.engine.comm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.exec.Graph;
+import dev.msjvm.engine.exec.Runtime;
+import dev.msjvm.engine.exec.Tape;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.tensor.Tensor;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code AllReduce} as an operator over 4 in-JVM ranks: eager, in a sub-group, traced, dtypes. */
+class CollectiveOpsTest {
+
+  private static final String WORLD = InJvmWorld.HCCL_WORLD_GROUP;
+
+  private static Attrs attrs(String op, String group) {
+    return Attrs.of("op", op, "group", group);
+  }
+
+  /** {@code [10r + 1, 10r + 2, 10r + 3]} on rank r, in {@code dtype}. */
+  private static Tensor input(int rank, DType dtype) {
+    return Tensor.of(dtype, Shape.of(3), List.of(10 * rank + 1, 10 * rank + 2, 10 * rank + 3));
+  }
+
+  @Test
+  void sumOverTheWorldLeavesTheInputAlone() {
+    List<List<Object>> results =
+        RankThreads.runAll(
+            new InJvmWorld(4, Duration.ofSeconds(10)),
+            comm -> {
+              Runtime rt = new Runtime(NaiveBlas::new);
+              Tensor x = input(comm.rank(), DType.FLOAT32);
+              Tensor y = rt.apply(CollectiveOps.allReduce(comm), attrs("sum", WORLD), x)[0];
+              return List.of(y.toList(), x.toList());
+            });
+    for (int r = 0; r < 4; r++) {
+      assertEquals(List.of(64.0, 68.0, 72.0), results.get(r).get(0));
+      assertEquals(input(r, DType.FLOAT32).toList(), results.get(r).get(1));
+    }
+  }
+
+  @Test
+  void maxOverASubGroupKeepsTheIntegerDtype() {
+    List<Object> results =
+        RankThreads.runAll(
+            new InJvmWorld(4, Duration.ofSeconds(10)),
+            comm -> {
+              List<Integer> members = comm.rank() % 2 == 0 ? List.of(0, 2) : List.of(1, 3);
+              String group = "pair" + comm.rank() % 2;
+              comm.createGroup(group, members);
+              Runtime rt = new Runtime(NaiveBlas::new);
+              Tensor y =
+                  rt.apply(
+                          CollectiveOps.allReduce(comm),
+                          attrs("max", group),
+                          input(comm.rank(), DType.INT32))[0];
+              assertEquals(DType.INT32, y.dtype());
+              return y.toList();
+            });
+    assertEquals(List.of(21L, 22L, 23L), results.get(0));
+    assertEquals(List.of(31L, 32L, 33L), results.get(1));
+    assertEquals(results.get(0), results.get(2));
+    assertEquals(results.get(1), results.get(3));
+  }
+
+  @Test
+  void aTracedGraphCommunicatesOnEveryReplay() {
+    List<List<Object>> results =
+        RankThreads.runAll(
+            new InJvmWorld(2, Duration.ofSeconds(10)),
+            comm -> {
+              Runtime rt = new Runtime(NaiveBlas::new);
+              OpDef allReduce = CollectiveOps.allReduce(comm);
+              Tape tape = rt.push();
+              Tensor x = input(comm.rank(), DType.FLOAT32).alias();
+              tape.addLeaves(List.of(x));
+              Tensor y = rt.apply(allReduce, attrs("sum", WORLD), x)[0];
+              rt.pop(tape);
+              Graph graph = Graph.compile(tape, List.of(x), List.of(y));
+              assertTrue(graph.opNames().contains("AllReduce"));
+              Tensor replay = graph.run(rt, List.of(input(comm.rank() + 1, DType.FLOAT32))).get(0);
+              return List.of(y.toList(), replay.toList());
+            });
+    for (List<Object> r : results) {
+      assertEquals(List.of(12.0, 14.0, 16.0), r.get(0));
+      assertEquals(List.of(32.0, 34.0, 36.0), r.get(1));
+    }
+  }
+
+  @Test
+  void badInputsAreMindSporeErrors() {
+    Communicator comm = new InJvmWorld(1, Duration.ofSeconds(10)).communicator(0);
+    Runtime rt = new Runtime(NaiveBlas::new);
+    OpDef allReduce = CollectiveOps.allReduce(comm);
+    Tensor bools = Tensor.of(DType.BOOL, Shape.of(1), List.of(true));
+    MsException e =
+        assertThrows(MsException.class, () -> rt.apply(allReduce, attrs("sum", WORLD), bools));
+    assertEquals("TypeError", e.pythonType());
+    Tensor x = input(0, DType.FLOAT32);
+    e = assertThrows(MsException.class, () -> rt.apply(allReduce, attrs("avg", WORLD), x));
+    assertEquals("ValueError", e.pythonType());
+    assertEquals(
+        x.toList(), rt.apply(allReduce, attrs("prod", WORLD), x)[0].toList(), "one rank: identity");
+  }
+}
