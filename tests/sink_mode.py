@@ -21,7 +21,7 @@ class EpochLoss(Callback):
         self.values.append(float(run_context.original_args().net_outputs))
 
 
-def train(sink):
+def train(sink, sink_size=-1, epochs=2):
     ms.set_context(mode=ms.GRAPH_MODE, device_target="Ascend")
     ms.set_seed(1)
     data = create_dataset(os.path.join(sys.argv[1], "train"))
@@ -30,15 +30,20 @@ def train(sink):
     losses = EpochLoss()
     callbacks = [LossMonitor(), losses] if sink else [losses]
     model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), opt)
-    model.train(2, data, callbacks=callbacks, dataset_sink_mode=sink)
+    model.train(epochs, data, callbacks=callbacks, dataset_sink_mode=sink, sink_size=sink_size)
     if sink:
-        # Each epoch's first step runs from Python (it traces or checks the graph), the rest in Java.
+        # Each sink's first step runs from Python (it traces or checks the graph), the rest in Java;
+        # so does the first step after a dataset epoch ends inside a sink.
         print("java steps", model._sink_feed.java_steps)  # pylint: disable=protected-access
-    return losses.values
+    return losses.values, [p.value().reshape(-1).tolist() for p in net.trainable_params()]
 
 
-per_step = train(False)
-sunk = train(True)
+per_step, per_step_weights = train(False)
+sunk, sunk_weights = train(True)
 print("per-step", per_step)
 print("sink", sunk)
 print("equal", per_step == sunk)
+# 5 sinks of 100 batches over the 250-batch epochs: sink 3 spans the end of one dataset epoch and
+# the start of the next; the 500 steps must leave exactly the weights of 2 per-step epochs.
+_, partial_weights = train(True, sink_size=100, epochs=5)
+print("partial sinks equal", partial_weights == per_step_weights, sunk_weights == per_step_weights)

@@ -231,15 +231,19 @@ public final class Host {
   }
 
   /**
-   * A collective primitive ({@code "AllReduce"}) bound to this rank's communicator (after {@code
-   * init()}), with attributes given as alternating names and values; it runs and traces like {@link
-   * #prepare}'s operators.
+   * A collective primitive ({@code "AllReduce"}, {@code "AllGather"}, {@code "Broadcast"}) bound to
+   * this rank's communicator (after {@code init()}), with attributes given as alternating names and
+   * values; it runs and traces like {@link #prepare}'s operators.
    */
   public BoundOp collective(String name, List<Object> attrs) {
-    if (!"AllReduce".equals(name)) {
-      throw MsException.valueError("Unknown collective operator " + name + ".");
-    }
-    return new BoundOp(runtime, CollectiveOps.allReduce(session.comm()), Attrs.ofList(attrs));
+    OpDef op =
+        switch (name) {
+          case "AllReduce" -> CollectiveOps.allReduce(session.comm());
+          case "AllGather" -> CollectiveOps.allGather(session.comm());
+          case "Broadcast" -> CollectiveOps.broadcast(session.comm());
+          default -> throw MsException.valueError("Unknown collective operator " + name + ".");
+        };
+    return new BoundOp(runtime, op, Attrs.ofList(attrs));
   }
 
   /** The storage of a new Parameter. */

@@ -2,6 +2,7 @@ package dev.msjvm.engine.comm;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.List;
@@ -37,6 +38,48 @@ public final class CollectiveOps {
           }
           Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
           comm.allReduce(buf.floats(), op, c.attrs().string("group"));
+          return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
+        },
+        null,
+        true,
+        List.of());
+  }
+
+  /**
+   * MindSpore's {@code AllGather}: the inputs of the group's ranks concatenated along dimension 0,
+   * in group-rank order (every rank's input must have the same shape).
+   */
+  public static OpDef allGather(Communicator comm) {
+    return new OpDef(
+        "AllGather",
+        c -> {
+          Tensor x = c.in(0);
+          String group = c.attrs().string("group");
+          int n = comm.groupSize(group);
+          Tensor send = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+          float[] recv = new float[send.floats().length * n];
+          comm.allGather(send.floats(), recv, group);
+          int[] dims = x.shape().toArray();
+          dims[0] *= n;
+          Tensor out = Tensor.ofFloats(Shape.of(dims), recv);
+          return new Tensor[] {x.dtype() == DType.FLOAT32 ? out : out.astype(x.dtype())};
+        },
+        null,
+        true,
+        List.of());
+  }
+
+  /**
+   * MindSpore's {@code Broadcast}: every rank of the group receives the group rank {@code root}'s
+   * input.
+   */
+  public static OpDef broadcast(Communicator comm) {
+    return new OpDef(
+        "Broadcast",
+        c -> {
+          Tensor x = c.in(0);
+          Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
+          comm.broadcast(buf.floats(), c.attrs().integer("root_rank"), c.attrs().string("group"));
           return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
         },
         null,

@@ -84,6 +84,7 @@ def call(cell, args):
         inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
         outs = [tensor._wrap(o.java) for o in h.runGraph(graph, inputs)]  # pylint: disable=protected-access
         return _rebuild(template, outs)
+    _broadcast_before_compile(cell)
     traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
               for a in args]
     leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
@@ -102,6 +103,14 @@ def call(cell, args):
         graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
         cache[key] = (graph, template)
     return out
+
+
+def _broadcast_before_compile(cell):
+    """``parameter_broadcast=True``: MindSpore broadcasts the parameters from rank 0 each time it
+    compiles a graph (here: before a new signature is traced)."""
+    from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
+    if _utils._get_parameter_broadcast():  # pylint: disable=protected-access
+        _utils._parameter_broadcast(cell)  # pylint: disable=protected-access
 
 
 def compiled(cell, args):

@@ -23,7 +23,8 @@ from mindspore.nn.layer.pooling import AvgPool2d, MaxPool2d  # noqa: E402
 
 __all__ += ["Conv2d", "Embedding", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d"]
 # Loss scaling for mixed precision.
-from mindspore.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: E402
-                               TrainOneStepWithLossScaleCell)
+from mindspore.nn.wrap import (DistributedGradReducer, DynamicLossScaleUpdateCell,  # noqa: E402
+                               FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell)
 
-__all__ += ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell"]
+__all__ += ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell",
+            "DistributedGradReducer"]

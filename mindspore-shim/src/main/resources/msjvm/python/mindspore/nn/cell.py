@@ -159,6 +159,18 @@ class Cell:
         return out
 
     @property
+    def parameter_layout_dict(self):
+        """{parameter name: MindSpore's 12-tuple layout} after a semi/auto-parallel compile; {}
+        otherwise."""
+        return self.__dict__.setdefault("_parameter_layout_dict", {})
+
+    @parameter_layout_dict.setter
+    def parameter_layout_dict(self, value):
+        if not isinstance(value, dict):
+            raise TypeError(f"The type of parameter 'value' must be a dict type, but got {type(value).__name__}.")
+        object.__setattr__(self, "_parameter_layout_dict", value)
+
+    @property
     def cls_name(self):
         return type(self).__name__
 
@@ -279,6 +291,13 @@ class Cell:
 
     def parameters_dict(self, recurse=True):
         return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def parameters_broadcast_dict(self, recurse=True):
+        """The parameters broadcast by ``parameter_broadcast`` (all but the ``layerwise_parallel``
+        ones) by name, or None when there is none."""
+        params = OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse)
+                             if p.layerwise_parallel is False)
+        return params or None
 
     def set_train(self, mode=True):
         for _, cell in self.cells_and_names():

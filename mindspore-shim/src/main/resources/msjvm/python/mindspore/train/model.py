@@ -46,50 +46,74 @@ class _Epochs:
 
 
 class _SinkFeed:
-    """The batches of sink mode, ``sink_size`` per call, across dataset epochs. A sink that is exactly
-    one dataset epoch of a Java pipeline (MnistDataset -> built-in maps -> batch) runs its steps in
-    Java (``host().sink``); everything else steps from Python."""
+    """The batches of sink mode, ``sink_size`` per call, across dataset epochs (the dataset is one
+    endless stream, as MindSpore's sink sees it). Where the pipeline runs in Java (MnistDataset ->
+    built-in maps -> batch) the steps run in a Java loop (``host().sink``) that pulls batches itself;
+    a sink may end inside a dataset epoch or span two. Everything else steps from Python."""
 
     def __init__(self, dataset, network, sink_size):
         self._dataset = dataset
         self._network = network
         self._size = dataset.get_dataset_size()
-        self._whole_epochs = sink_size == self._size and hasattr(dataset, "_java_batches")
+        self._java = hasattr(dataset, "_java_batches")
         self._epoch = 0
+        self._source = None  # this dataset epoch's Java batch source
+        self._pending = None  # a batch taken from the source but not run yet (Java tensors)
         self._stream = None
         self.java_steps = 0  # steps run by the Java loop (for tests and reports)
 
     def run(self, steps):
         """Runs ``steps`` training steps; the last step's outputs."""
-        if self._whole_epochs:
-            batches = self._dataset._java_batches(self._epoch)  # pylint: disable=protected-access
-            self._epoch += 1
-            if batches is not None:
-                return self._run_java(batches.java, steps)
-        return self._run_python(steps)
+        outputs, done = None, 0
+        while done < steps:
+            fresh = self._source is None
+            if fresh and self._java:
+                batches = self._dataset._java_batches(self._epoch)  # pylint: disable=protected-access
+                if batches is None:
+                    self._java = False
+                else:
+                    self._epoch += 1
+                    self._source = batches.java
+            if self._source is None:
+                return self._run_python(steps - done) or outputs
+            ran, out = self._run_java(steps - done)
+            if ran == 0 and fresh:
+                break  # an empty dataset epoch
+            done += ran
+            outputs = out if out is not None else outputs
+        return outputs
 
-    def _run_java(self, batches, steps):
+    def _run_java(self, steps):
+        """Up to ``steps`` steps from the current Java source: the first from Python (it traces the
+        graph or checks the signature), the rest in Java. Drops the source when it runs dry."""
         from mindspore._host import host  # pylint: disable=import-outside-toplevel
         from mindspore.common import _graph  # pylint: disable=import-outside-toplevel
         outputs, done = None, 0
-        pending = batches.next()
-        while done < steps and pending is not None:
-            args = [Tensor._wrap(t) for t in pending]  # pylint: disable=protected-access
+        while done < steps:
+            batch = self._pending if self._pending is not None else self._source.next()
+            self._pending = None
+            if batch is None:
+                self._source = None
+                break
+            args = [Tensor._wrap(t) for t in batch]  # pylint: disable=protected-access
             outputs = self._network(*args)  # traces on first use, or a new shape
             done += 1
             entry = _graph.compiled(self._network, args)
             if entry is None or done == steps:
-                pending = batches.next() if done < steps else None
                 continue
             graph, template, signature = entry
-            result = host().sink(graph, batches, signature, steps - done)
+            result = host().sink(graph, self._source, signature, steps - done)
             done += result.steps()
             self.java_steps += result.steps()
             if result.outputs() is not None:
                 outputs = _graph.rebuild(template, result.outputs())
             pending = result.pending()
-            pending = None if pending is None else [t.java for t in pending]
-        return outputs
+            if pending is not None:
+                self._pending = [t.java for t in pending]
+            elif done < steps:
+                self._source = None
+                break
+        return done, outputs
 
     def _run_python(self, steps):
         outputs = None

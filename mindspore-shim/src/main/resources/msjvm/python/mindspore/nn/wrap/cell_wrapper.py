@@ -48,7 +48,15 @@ class TrainOneStepCell(Cell):
             self.sense_flag = False
             self.sens = 1.0
         from mindspore.nn.layer.basic import Identity  # pylint: disable=import-outside-toplevel
+        from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
         self.grad_reducer = Identity()
+        self.parallel_mode = _utils._get_parallel_mode()  # pylint: disable=protected-access
+        self.reducer_flag = self.parallel_mode in ("data_parallel", "hybrid_parallel")
+        if self.reducer_flag:
+            from mindspore.nn.wrap.grad_reducer import DistributedGradReducer  # pylint: disable=import-outside-toplevel
+            self.mean = _utils._get_gradients_mean()  # pylint: disable=protected-access
+            self.degree = _utils._get_device_num()  # pylint: disable=protected-access
+            self.grad_reducer = DistributedGradReducer(self.weights, self.mean, self.degree)
         self.return_grad = return_grad
         if return_grad:
             self.weights_name = [i.name for i in self.optimizer.parameters]

@@ -393,6 +393,29 @@ class AllGather(Primitive):
         self.add_prim_attr("group", group if group is not None else _world_group())
         self.add_prim_attr("fusion", 0)
 
+    _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
+
+    def __call__(self, x):
+        """The inputs of the group's ranks concatenated along dimension 0, in group-rank order."""
+        return self._run_engine(x)
+
+
+class Broadcast(Primitive):
+    """Every rank of a group receives the inputs of group rank ``root_rank``."""
+
+    def __init__(self, root_rank, group=None):
+        super().__init__("Broadcast")
+        if not isinstance(root_rank, int) or isinstance(root_rank, bool):
+            raise TypeError(f"For 'Broadcast', the 'root_rank' must be int, but got {type(root_rank).__name__}.")
+        self.add_prim_attr("root_rank", root_rank)
+        self.add_prim_attr("group", group if group is not None else _world_group())
+
+    _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
+
+    def __call__(self, x):
+        """A tuple with root's values of every tensor of ``x`` (a tuple of tensors)."""
+        return tuple(self._run_engine(t) for t in x)
+
 
 from mindspore.ops.operations._nn_ops import (Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat,  # noqa: E402
                                               Conv2D, Dropout, Gather, GeLU, LayerNorm, MaxPool, OneHot,

@@ -1,0 +1,58 @@
+"""Parallel helpers of MindSpore 2.10's ``mindspore/parallel/_utils.py`` that the training wrappers
+read: the parallel mode, the device count used for gradient averaging, ``gradients_mean`` and
+whether parameters are broadcast at compile time."""
+from mindspore.communication._comm_helper import GlobalComm
+from mindspore.parallel._auto_parallel_context import auto_parallel_context
+
+
+def _get(key):
+    return auto_parallel_context()._handle.get(key)  # pylint: disable=protected-access
+
+
+def _get_parallel_mode():
+    return _get("parallel_mode")
+
+
+def _get_gradients_mean():
+    return _get("gradients_mean")
+
+
+def _get_device_num():
+    """1 in stand_alone mode; else the context's ``device_num`` if the script set it, otherwise
+    the size of the world group."""
+    if _get_parallel_mode() == "stand_alone":
+        return 1
+    if _get("device_num_is_set"):
+        return _get("device_num")
+    from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
+    return get_group_size()
+
+
+def _get_parameter_broadcast():
+    return _get("parameter_broadcast")
+
+
+def _is_in_auto_parallel_mode():
+    return _get_parallel_mode() in ("semi_auto_parallel", "auto_parallel")
+
+
+def _parameter_broadcast(cell):
+    """Broadcasts ``cell``'s parameters (not the ``layerwise_parallel`` ones, nor in semi/auto mode
+    the ones split by their layout) from rank 0 of the world group, as MindSpore does when it
+    compiles a graph with ``parameter_broadcast=True``. A no-op before ``init()`` or on one rank."""
+    if not GlobalComm.INITED:
+        return
+    from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
+    if get_group_size() <= 1:
+        return
+    params = cell.parameters_broadcast_dict()
+    if not params:
+        return
+    if _is_in_auto_parallel_mode():
+        layouts = getattr(cell, "parameter_layout_dict", None) or {}
+        split = {name for name, layout in layouts.items() if any(v != -1 for v in layout[1])}
+        params = {name: p for name, p in params.items() if name not in split}
+    from mindspore.ops.operations import Broadcast  # pylint: disable=import-outside-toplevel
+    values = Broadcast(0, GlobalComm.WORLD_COMM_GROUP)(tuple(params.values()))
+    for param, value in zip(params.values(), values):
+        param.set_data(value)
