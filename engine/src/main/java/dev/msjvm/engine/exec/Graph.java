@@ -1,6 +1,7 @@
 package dev.msjvm.engine.exec;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.tensor.FloatPool;
@@ -34,7 +35,16 @@ public final class Graph {
 
   record Const(Tensor value) implements Ref {}
 
-  record Node(OpDef op, Attrs attrs, Ref[] inputs, int outputs) {}
+  /**
+   * One operator call; {@code inShapes}/{@code outShapes} are the shapes seen when it was traced
+   * (what the parallel partitioner plans with: the trace runs on global shapes).
+   */
+  record Node(
+      OpDef op, Attrs attrs, Ref[] inputs, int outputs, Shape[] inShapes, Shape[] outShapes) {
+    Node with(Ref[] newInputs) {
+      return new Node(op, attrs, newInputs, outputs, inShapes, outShapes);
+    }
+  }
 
   private final List<Node> nodes;
   private final Ref[] outputs;
@@ -101,7 +111,15 @@ public final class Graph {
                 : refs.getOrDefault((Tensor) step.inputs()[i], new Const(step.inputValues()[i]));
       }
       int id = nodes.size();
-      nodes.add(new Node(step.op(), step.attrs(), in, step.outputs().length));
+      Shape[] inShapes = new Shape[in.length];
+      for (int i = 0; i < in.length; i++) {
+        inShapes[i] = step.inputValues()[i].shape();
+      }
+      Shape[] outShapes = new Shape[step.outputs().length];
+      for (int j = 0; j < outShapes.length; j++) {
+        outShapes[j] = step.outputs()[j].shape();
+      }
+      nodes.add(new Node(step.op(), step.attrs(), in, step.outputs().length, inShapes, outShapes));
       for (int j = 0; j < step.outputs().length; j++) {
         refs.put(step.outputs()[j], new Out(id, j));
       }
@@ -133,7 +151,7 @@ public final class Graph {
       for (int i = 0; i < in.length; i++) {
         in[i] = subst.getOrDefault(node.inputs()[i], node.inputs()[i]);
       }
-      remapped.add(new Node(node.op(), node.attrs(), in, node.outputs()));
+      remapped.add(node.with(in));
       if (node.op().stateful()) {
         epoch++;
         continue;
@@ -189,7 +207,7 @@ public final class Graph {
             in[i] = new Out(position[o.node()], o.index());
           }
         }
-        kept.add(new Node(node.op(), node.attrs(), in, node.outputs()));
+        kept.add(node.with(in));
       }
     }
     for (int i = 0; i < outs.length; i++) {
@@ -198,6 +216,26 @@ public final class Graph {
       }
     }
     return new Graph(List.copyOf(kept), outs, arity);
+  }
+
+  /** The nodes in order (for passes over the graph, e.g. {@link SpmdPartitioner}). */
+  List<Node> nodes() {
+    return nodes;
+  }
+
+  /** Where each result comes from. */
+  Ref[] outputRefs() {
+    return outputs.clone();
+  }
+
+  /** The number of tensor arguments. */
+  public int arity() {
+    return arity;
+  }
+
+  /** A graph of already-built nodes (simplified like a trace's). */
+  static Graph assemble(List<Node> nodes, Ref[] outputs, int arity) {
+    return simplify(new ArrayList<>(nodes), outputs, arity);
   }
 
   public int size() {

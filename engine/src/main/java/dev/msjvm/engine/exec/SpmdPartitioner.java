@@ -1,0 +1,368 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.comm.Communicator;
+import dev.msjvm.engine.comm.ReduceOp;
+import dev.msjvm.engine.exec.Graph.Arg;
+import dev.msjvm.engine.exec.Graph.Const;
+import dev.msjvm.engine.exec.Graph.Node;
+import dev.msjvm.engine.exec.Graph.Out;
+import dev.msjvm.engine.exec.Graph.Ref;
+import dev.msjvm.engine.exec.Graph.Var;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.parallel.DeviceMatrix;
+import dev.msjvm.engine.parallel.NodeSharding;
+import dev.msjvm.engine.parallel.RedistributionExecutor;
+import dev.msjvm.engine.parallel.RedistributionPlan;
+import dev.msjvm.engine.parallel.ShardingOracle;
+import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.TensorRedistribution;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * Turns a graph traced on global shapes (forward, backward and optimizer update) into one rank's
+ * program: every node runs on its local slices, with the communication that makes the result the
+ * global one (see {@code docs/design-parallel-execution.md}).
+ *
+ * <p>Walking the nodes in order, each gets a {@link NodeSharding} from the {@link ShardingOracle}
+ * (the user's strategy, or one following its inputs). An input whose current layout differs from
+ * the one required gets a redistribution node (MindSpore's planner, executed through the
+ * communicator); a partial output gets an AllReduce over the devices it is partial on at once. A
+ * parameter takes the layout its first consumer requires (through its {@code Load}); its variable
+ * is then cut down to this rank's slice. Attributes that spell the output's shape ({@code shape},
+ * {@code input_shape}, {@code filter_shape}) become the local slice's shape.
+ *
+ * <p>Every rank partitions the same global graph with the same oracle, so all ranks emit the same
+ * sequence of collectives.
+ */
+public final class SpmdPartitioner {
+
+  private static final List<String> SHAPE_ATTRS = List.of("shape", "input_shape", "filter_shape");
+
+  /** One rank's program, the layout chosen for every parameter, and a line per planned node. */
+  public record Result(
+      Graph graph, Map<Variable, TensorLayout> variableLayouts, List<String> plan) {}
+
+  private final Graph global;
+  private final List<TensorLayout> argLayouts;
+  private final ShardingOracle oracle;
+  private final Communicator comm;
+  private final int devices;
+  private final int rank;
+
+  private final List<Node> local = new ArrayList<>();
+  private final List<String> plan = new ArrayList<>();
+  private final Map<Variable, TensorLayout> varLayouts = new LinkedHashMap<>();
+  private final Ref[][] localOut;
+  private final TensorLayout[][] layouts;
+
+  /** Loads of variables not placed yet: node index -> the variable. */
+  private final Map<Integer, Variable> pendingLoads = new LinkedHashMap<>();
+
+  private SpmdPartitioner(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      ShardingOracle oracle,
+      Communicator comm,
+      int devices) {
+    this.global = global;
+    this.argLayouts = argLayouts;
+    this.oracle = oracle;
+    this.comm = comm;
+    this.devices = devices;
+    this.rank = comm.rank();
+    int n = global.nodes().size();
+    localOut = new Ref[n][];
+    layouts = new TensorLayout[n][];
+  }
+
+  /**
+   * Partitions {@code global} for {@code comm}'s rank. {@code argLayouts} give the layout of each
+   * graph argument (the dataset strategy); the variables of placed parameters are cut to the rank's
+   * slice.
+   */
+  public static Result partition(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      ShardingOracle oracle,
+      Communicator comm,
+      int devices) {
+    if (argLayouts.size() != global.arity()) {
+      throw MsException.valueError(
+          "The graph takes " + global.arity() + " inputs but " + argLayouts.size() + " layouts");
+    }
+    SpmdPartitioner p = new SpmdPartitioner(global, argLayouts, oracle, comm, devices);
+    p.run();
+    Ref[] outs = new Ref[global.outputRefs().length];
+    for (int i = 0; i < outs.length; i++) {
+      outs[i] = p.mapped(global.outputRefs()[i]);
+    }
+    for (Map.Entry<Variable, TensorLayout> e : p.varLayouts.entrySet()) {
+      Tensor full = e.getKey().current();
+      if (full.shape().equals(e.getValue().shape()) && isSplit(e.getValue())) {
+        e.getKey().set(slice(full, e.getValue(), p.rank));
+      }
+    }
+    return new Result(
+        Graph.assemble(p.local, outs, global.arity()),
+        Collections.unmodifiableMap(p.varLayouts),
+        List.copyOf(p.plan));
+  }
+
+  private void run() {
+    List<Node> nodes = global.nodes();
+    for (int n = 0; n < nodes.size(); n++) {
+      Node node = nodes.get(n);
+      if (node.op().name().equals("Load") && node.inputs()[0] instanceof Var v) {
+        TensorLayout placed = varLayouts.get(v.variable());
+        if (placed == null) {
+          pendingLoads.put(n, v.variable());
+        }
+        layouts[n] = new TensorLayout[] {placed};
+        localOut[n] = new Ref[] {emit(node, node.inputs(), localShapes(placed, node))};
+        continue;
+      }
+      List<TensorLayout> current = new ArrayList<>();
+      for (Ref r : node.inputs()) {
+        current.add(layoutOf(r, node, current.size()));
+      }
+      NodeSharding s =
+          oracle.shard(
+              node.op().name(),
+              node.attrs(),
+              List.of(node.inShapes()),
+              List.of(node.outShapes()),
+              Collections.unmodifiableList(current),
+              devices);
+      Ref[] in = new Ref[node.inputs().length];
+      for (int i = 0; i < in.length; i++) {
+        in[i] = placeInput(node.inputs()[i], current.get(i), s.inputs().get(i), node, i);
+      }
+      plan.add(node.op().name() + " " + TensorLayout.strategyString(s.strategy()));
+      Shape[] inShapes = new Shape[in.length];
+      for (int i = 0; i < in.length; i++) {
+        inShapes[i] = s.inputs().get(i).sliceShape();
+      }
+      Shape[] outShapes = s.outputs().stream().map(TensorLayout::sliceShape).toArray(Shape[]::new);
+      Node localNode =
+          new Node(node.op(), localAttrs(node, outShapes), in, node.outputs(), inShapes, outShapes);
+      int id = local.size();
+      local.add(localNode);
+      layouts[n] = s.outputs().toArray(new TensorLayout[0]);
+      localOut[n] = new Ref[node.outputs()];
+      for (int j = 0; j < node.outputs(); j++) {
+        NodeSharding.Partial partial = s.partial().get(j);
+        Ref out = new Out(id, j);
+        localOut[n][j] =
+            partial == null ? out : reduce(out, s.outputs().get(j), partial, outShapes[j]);
+      }
+    }
+  }
+
+  /** The layout {@code r} has now; null for a parameter (or its Load) not placed yet. */
+  private TensorLayout layoutOf(Ref r, Node node, int i) {
+    return switch (r) {
+      case Arg a -> argLayouts.get(a.index());
+      case Out o -> layouts[o.node()][o.index()];
+      case Var v -> varLayouts.get(v.variable());
+      case Const c -> replicated(node.inShapes()[i]);
+    };
+  }
+
+  /** The local reference for input {@code i} in layout {@code need}, placing parameters. */
+  private Ref placeInput(Ref r, TensorLayout current, TensorLayout need, Node node, int i) {
+    switch (r) {
+      case Var v -> {
+        place(v.variable(), need, node);
+        return r;
+      }
+      case Const c -> {
+        return isSplit(need) ? new Const(slice(c.value(), need, rank)) : r;
+      }
+      case Out o when current == null && pendingLoads.containsKey(o.node()) -> {
+        place(pendingLoads.remove(o.node()), need, node);
+        layouts[o.node()][0] = need;
+        return localOut[o.node()][0];
+      }
+      default -> {
+        Ref mapped = mapped(r);
+        if (current == null) {
+          throw MsException.runtimeError(
+              "Parallel planning: input " + i + " of " + node.op().name() + " has no layout.");
+        }
+        return redistribute(mapped, current, need, node.inShapes()[i]);
+      }
+    }
+  }
+
+  private void place(Variable v, TensorLayout need, Node node) {
+    TensorLayout placed = varLayouts.putIfAbsent(v, need);
+    if (placed != null && !sameDistribution(placed, need)) {
+      throw MsException.runtimeError(
+          "Parallel planning: parameter '"
+              + v.name()
+              + "' is laid out as "
+              + placed
+              + " but "
+              + node.op().name()
+              + " updates it as "
+              + need
+              + ".");
+    }
+  }
+
+  private Ref mapped(Ref r) {
+    return r instanceof Out o ? localOut[o.node()][o.index()] : r;
+  }
+
+  private Ref redistribute(Ref from, TensorLayout current, TensorLayout need, Shape shape) {
+    RedistributionPlan p = TensorRedistribution.plan(current, need, rank, false);
+    if (p.ops().isEmpty()) {
+      return from;
+    }
+    OpDef op = redistribution(comm, p);
+    plan.add("  redistribute " + current + " -> " + need + ": " + p);
+    Shape out = need.sliceShape();
+    return emit(
+        new Node(
+            op,
+            Attrs.EMPTY,
+            new Ref[] {from},
+            1,
+            new Shape[] {current.sliceShape()},
+            new Shape[] {out}),
+        new Ref[] {from},
+        new Shape[] {out});
+  }
+
+  private Ref reduce(Ref out, TensorLayout layout, NodeSharding.Partial partial, Shape shape) {
+    DeviceMatrix dm = layout.deviceMatrix();
+    List<Integer> others =
+        IntStream.range(0, dm.axes())
+            .filter(a -> !partial.deviceAxes().contains(a))
+            .boxed()
+            .toList();
+    List<Integer> group = dm.devicesMatching(rank, others);
+    if (group.size() == 1) {
+      return out;
+    }
+    String name = RedistributionExecutor.groupName(group);
+    comm.createGroup(name, group);
+    plan.add("  AllReduce(" + partial.reduce() + ") over " + group + ", " + shape);
+    OpDef op = allReduce(comm, name, partial.reduce(), group.size());
+    int id = local.size();
+    local.add(
+        new Node(op, Attrs.EMPTY, new Ref[] {out}, 1, new Shape[] {shape}, new Shape[] {shape}));
+    return new Out(id, 0);
+  }
+
+  private Ref emit(Node node, Ref[] inputs, Shape[] outShapes) {
+    Ref[] in = new Ref[inputs.length];
+    for (int i = 0; i < in.length; i++) {
+      in[i] = mapped(inputs[i]);
+    }
+    int id = local.size();
+    local.add(new Node(node.op(), node.attrs(), in, node.outputs(), node.inShapes(), outShapes));
+    return new Out(id, 0);
+  }
+
+  private static Shape[] localShapes(TensorLayout layout, Node node) {
+    return layout == null ? node.outShapes() : new Shape[] {layout.sliceShape()};
+  }
+
+  /** The node's attributes with output-shape attributes cut to the local slice. */
+  private static Attrs localAttrs(Node node, Shape[] outShapes) {
+    Attrs attrs = node.attrs();
+    for (String key : SHAPE_ATTRS) {
+      if (attrs.has(key)
+          && node.outShapes().length > 0
+          && attrs.ints(key).equals(node.outShapes()[0].dims())) {
+        attrs = attrs.with(key, outShapes[0].dims());
+      }
+    }
+    return attrs;
+  }
+
+  private TensorLayout replicated(Shape shape) {
+    int[] map = new int[shape.rank()];
+    java.util.Arrays.fill(map, -1);
+    return TensorLayout.of(DeviceMatrix.of(devices), map, shape.toArray());
+  }
+
+  private static boolean isSplit(TensorLayout layout) {
+    return IntStream.range(0, layout.rank()).anyMatch(layout::isSplit);
+  }
+
+  private static boolean sameDistribution(TensorLayout a, TensorLayout b) {
+    return a.shape().equals(b.shape())
+        && IntStream.range(0, a.rank())
+            .allMatch(
+                d ->
+                    a.splitCount(d) == b.splitCount(d)
+                        && (!a.isSplit(d)
+                            || a.deviceMatrix().axisSize(a.deviceAxisOf(d))
+                                == b.deviceMatrix().axisSize(b.deviceAxisOf(d))));
+  }
+
+  /** {@code rank}'s slice of {@code full} (any dtype; computed in float32 for non-float types). */
+  static Tensor slice(Tensor full, TensorLayout layout, int rank) {
+    Tensor f = full.dtype() == DType.FLOAT32 ? full : full.astype(DType.FLOAT32);
+    Tensor s = Tensor.ofFloats(layout.sliceShape(), layout.sliceOf(f.floats(), rank));
+    return full.dtype() == DType.FLOAT32 ? s : s.astype(full.dtype());
+  }
+
+  /** A redistribution of float32 (or cast-through-float32) tensors along {@code plan}. */
+  static OpDef redistribution(Communicator comm, RedistributionPlan plan) {
+    return new OpDef(
+        "Redistribution",
+        c -> {
+          Tensor x = c.in(0);
+          Tensor f = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+          RedistributionExecutor.Result r = RedistributionExecutor.run(comm, plan, f.floats());
+          Tensor out = Tensor.ofFloats(r.shape(), r.data());
+          return new Tensor[] {x.dtype() == DType.FLOAT32 ? out : out.astype(x.dtype())};
+        },
+        null,
+        true,
+        List.of());
+  }
+
+  /** The reduction of partial results over {@code group} ("mean": the sum divided by its size). */
+  static OpDef allReduce(Communicator comm, String group, String reduce, int size) {
+    ReduceOp op =
+        switch (reduce) {
+          case "sum", "mean" -> ReduceOp.SUM;
+          case "max" -> ReduceOp.MAX;
+          case "min" -> ReduceOp.MIN;
+          default -> throw MsException.valueError("Unknown partial reduction " + reduce);
+        };
+    return new OpDef(
+        "AllReduce",
+        c -> {
+          Tensor x = c.in(0);
+          Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
+          float[] data = buf.floats();
+          comm.allReduce(data, op, group);
+          if (reduce.equals("mean")) {
+            float inv = 1.0f / size;
+            for (int k = 0; k < data.length; k++) {
+              data[k] *= inv;
+            }
+          }
+          return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
+        },
+        null,
+        true,
+        List.of());
+  }
+}

@@ -1,0 +1,159 @@
+package dev.msjvm.engine.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.comm.InJvmWorld;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.DeviceMatrix;
+import dev.msjvm.engine.parallel.NodeSharding;
+import dev.msjvm.engine.parallel.ShardingOracle;
+import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A graph traced on global shapes ({@code sum(relu(x @ w))}), partitioned for 4 ranks with a
+ * model-parallel MatMul strategy, gives every rank the global result: the batch-split argument is
+ * redistributed to the strategy's layout, the weight is cut to each rank's slice, the partial
+ * MatMul output and the partial sum are reduced.
+ */
+class SpmdPartitionerTest {
+
+  private static final int N = 4;
+
+  /** A small oracle for MatMul (any ((a, b), (b, c)) strategy), ReLU and ReduceSum-to-scalar. */
+  private static final ShardingOracle ORACLE =
+      (op, attrs, inShapes, outShapes, current, devices) ->
+          switch (op) {
+            case "MatMul" -> matmul(attrs, inShapes, outShapes, devices);
+            case "ReLU" ->
+                new NodeSharding(
+                    List.of(current.get(0).strategy()),
+                    List.of(current.get(0)),
+                    List.of(current.get(0)),
+                    Arrays.asList((NodeSharding.Partial) null));
+            case "ReduceSum" -> reduceAll(current.get(0), devices);
+            default -> throw new AssertionError("unexpected op " + op);
+          };
+
+  private static NodeSharding matmul(Attrs attrs, List<Shape> in, List<Shape> out, int devices) {
+    List<Integer> xs = attrs.ints("x_strategy");
+    int a = xs.get(0);
+    int b = xs.get(1);
+    int c = attrs.ints("w_strategy").get(1);
+    DeviceMatrix dm = DeviceMatrix.of(a, b, c);
+    assertEquals(devices, dm.size());
+    return new NodeSharding(
+        List.of(List.of(a, b), List.of(b, c)),
+        List.of(
+            TensorLayout.of(dm, new int[] {2, 1}, in.get(0).toArray()),
+            TensorLayout.of(dm, new int[] {1, 0}, in.get(1).toArray())),
+        List.of(TensorLayout.of(dm, new int[] {2, 0}, out.get(0).toArray())),
+        List.of(new NodeSharding.Partial(List.of(1), NodeSharding.Partial.SUM)));
+  }
+
+  private static NodeSharding reduceAll(TensorLayout x, int devices) {
+    DeviceMatrix dm = x.deviceMatrix();
+    List<Integer> used = new ArrayList<>();
+    for (int d = 0; d < x.rank(); d++) {
+      if (x.isSplit(d)) {
+        used.add(x.deviceAxisOf(d));
+      }
+    }
+    return new NodeSharding(
+        List.of(x.strategy()),
+        List.of(x),
+        List.of(TensorLayout.of(dm, new int[0])),
+        List.of(new NodeSharding.Partial(used, NodeSharding.Partial.SUM)));
+  }
+
+  @Test
+  void modelParallelMatMulGivesTheGlobalResultOnEveryRank() throws Exception {
+    Random random = new Random(5);
+    float[] xs = new float[8 * 6];
+    float[] ws = new float[6 * 4];
+    for (int i = 0; i < xs.length; i++) {
+      xs[i] = random.nextFloat() - 0.5f;
+    }
+    for (int i = 0; i < ws.length; i++) {
+      ws[i] = random.nextFloat() - 0.5f;
+    }
+    Tensor x = Tensor.ofFloats(Shape.of(8, 6), xs);
+    Tensor wFull = Tensor.ofFloats(Shape.of(6, 4), ws);
+    double expected = trace(new Runtime(NaiveBlas::new), new Variable("w", wFull), x).expected;
+
+    TensorLayout batchSplit = TensorLayout.of(DeviceMatrix.of(N), new int[] {0, -1}, 8, 6);
+    InJvmWorld world = new InJvmWorld(N, Duration.ofSeconds(20));
+    ExecutorService pool = Executors.newFixedThreadPool(N);
+    try {
+      List<Future<double[]>> futures = new ArrayList<>();
+      for (int r = 0; r < N; r++) {
+        int rank = r;
+        futures.add(
+            pool.submit(
+                () -> {
+                  try {
+                    Runtime rt = new Runtime(NaiveBlas::new);
+                    Variable w = new Variable("w", wFull);
+                    Graph global = trace(rt, w, x).graph;
+                    SpmdPartitioner.Result p =
+                        SpmdPartitioner.partition(
+                            global, List.of(batchSplit), ORACLE, world.communicator(rank), N);
+                    Tensor mine = Tensor.ofFloats(Shape.of(2, 6), batchSplit.sliceOf(xs, rank));
+                    double loss = p.graph().run(rt, List.of(mine)).get(0).getDouble(0);
+                    return new double[] {loss, w.current().size(), p.graph().size()};
+                  } catch (RuntimeException | Error e) {
+                    world.abort(rank, e);
+                    throw e;
+                  }
+                }));
+      }
+      for (Future<double[]> f : futures) {
+        double[] got = f.get(30, TimeUnit.SECONDS);
+        assertEquals(expected, got[0], 1e-4 * Math.abs(expected));
+        assertEquals(6 * 4 / 2, (int) got[1], "w is cut to its (2, 1) slice of 3 x 4");
+        assertTrue(got[2] > 4, "redistribution and reduction nodes were added");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private record Traced(Graph graph, double expected) {}
+
+  /** {@code sum(relu(x @ w))} traced on global shapes, MatMul strategy ((2, 2), (2, 1)). */
+  private static Traced trace(Runtime rt, Variable w, Tensor x) {
+    Tape tape = rt.push();
+    Tensor xa = x.alias();
+    tape.addLeaves(List.of(xa));
+    Tensor wv = rt.apply("Load", Attrs.EMPTY, w)[0];
+    Attrs mm =
+        Attrs.of(
+            "transpose_a",
+            false,
+            "transpose_b",
+            false,
+            "x_strategy",
+            List.of(2, 2),
+            "w_strategy",
+            List.of(2, 1));
+    Tensor y = rt.apply("MatMul", mm, xa, wv)[0];
+    Tensor h = rt.apply("ReLU", Attrs.EMPTY, y)[0];
+    Tensor s = rt.apply("ReduceSum", Attrs.of("axis", List.of(), "keep_dims", false), h)[0];
+    rt.pop(tape);
+    return new Traced(Graph.compile(tape, List.of(xa), List.of(s)), s.getDouble(0));
+  }
+}
