@@ -1,0 +1,55 @@
+package dev.msjvm.engine.parallel.rules;
+
+import dev.msjvm.engine.MsException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Every operator's sharding rule, by MindSpore primitive name. Immutable, shared by all jobs.
+ * Example: {@code Rules.of("MatMul").shard(attrs, shapes, strategy, 8)}.
+ */
+public final class Rules {
+  private static final Map<String, ShardingRule> RULES = build();
+
+  private Rules() {}
+
+  private static Map<String, ShardingRule> build() {
+    Map<String, ShardingRule> m = new TreeMap<>();
+    for (List<ShardingRule> family :
+        List.of(
+            ElementwiseRules.rules(),
+            MatrixRules.rules(),
+            ReductionRules.rules(),
+            ShapeRules.rules(),
+            IndexRules.rules(),
+            OptimizerRules.rules())) {
+      for (ShardingRule r : family) {
+        if (m.put(r.name(), r) != null) {
+          throw new IllegalStateException("sharding rule " + r.name() + " declared twice");
+        }
+      }
+    }
+    return Collections.unmodifiableMap(m);
+  }
+
+  /** The rule of {@code op}, or a RuntimeError naming it. */
+  public static ShardingRule of(String op) {
+    ShardingRule r = RULES.get(op);
+    if (r == null) {
+      throw MsException.runtimeError(
+          "The operator '" + op + "' has no sharding rule in msjvm yet.");
+    }
+    return r;
+  }
+
+  public static boolean has(String op) {
+    return RULES.containsKey(op);
+  }
+
+  /** Names of the covered operators, sorted. */
+  public static List<String> names() {
+    return List.copyOf(RULES.keySet());
+  }
+}

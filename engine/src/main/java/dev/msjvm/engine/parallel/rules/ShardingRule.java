@@ -1,0 +1,125 @@
+package dev.msjvm.engine.parallel.rules;
+
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.TensorLayout;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * The sharding rule of one operator: a function from (attributes, input shapes) to its {@link
+ * EinsumSpec}, optional MindSpore-specific strategy checks (for MindSpore's log texts), and how the
+ * op's attributes change when it runs on slices. Everything else is the generic {@link
+ * Interpreter}.
+ *
+ * <p>Example, as the graph partitioner calls it:
+ *
+ * <pre>{@code
+ * ShardingRule rule = Rules.of("MatMul");
+ * OpSharding s = rule.shard(attrs, List.of(Shape.of(64, 32), Shape.of(32, 16)),
+ *     List.of(List.of(2, 4), List.of(4, 1)), 8);
+ * s.deviceMatrix();   // [2, 4, 1]
+ * s.partial(0);       // AllReduce(SUM over axes [1])
+ * }</pre>
+ */
+public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalizer localizer) {
+
+  /** The op's spec for one call. */
+  @FunctionalInterface
+  public interface SpecFn {
+    EinsumSpec of(Attrs attrs, List<Shape> inputShapes);
+  }
+
+  /**
+   * A check MindSpore makes beyond the generic ones, returning its logged text (without the {@code
+   * <Name>Info: } prefix) or null when the strategy passes. Runs after CheckStrategyByVector.
+   */
+  @FunctionalInterface
+  public interface Checker {
+    String problem(
+        EinsumSpec spec, List<List<Integer>> strategy, List<Shape> strategyShapes, int deviceCount);
+
+    Checker NONE = (spec, strategy, shapes, n) -> null;
+  }
+
+  /** The attributes a rank's kernel gets when it runs on its slices. */
+  @FunctionalInterface
+  public interface AttrLocalizer {
+    Attrs local(Attrs attrs, OpSharding sharding, int rank);
+
+    AttrLocalizer SAME = (attrs, sharding, rank) -> attrs;
+  }
+
+  public static ShardingRule of(String name, SpecFn spec) {
+    return new ShardingRule(name, spec, Checker.NONE, AttrLocalizer.SAME);
+  }
+
+  public ShardingRule checking(Checker checker) {
+    return new ShardingRule(name, spec, checker, localizer);
+  }
+
+  public ShardingRule localizing(AttrLocalizer local) {
+    return new ShardingRule(name, spec, check, local);
+  }
+
+  /**
+   * A localizer that sets the shape-valued attribute {@code attr} to the rank's slice shape of
+   * output 0 (Reshape's {@code shape}, BroadcastTo's, GatherGrad's...).
+   */
+  public static AttrLocalizer outputShapeAttr(String attr) {
+    return (attrs, s, rank) -> attrs.with(attr, s.outputLayouts().get(0).sliceShape().dims());
+  }
+
+  /** The rule's spec for one call (for printing and for the partitioner). */
+  public EinsumSpec specFor(Attrs attrs, List<Shape> inputShapes) {
+    return spec.of(attrs, inputShapes).checked();
+  }
+
+  /**
+   * Validates {@code strategy} (null: the default batch-parallel strategy) as MindSpore does and
+   * derives the device matrix, layouts and forward communication on ranks {@code 0..deviceCount-1}.
+   * A refused strategy is a {@link ShardingException}.
+   */
+  public OpSharding shard(
+      Attrs attrs, List<Shape> inputShapes, List<List<Integer>> strategy, int deviceCount) {
+    return shard(attrs, inputShapes, strategy, null, ranks(deviceCount));
+  }
+
+  /** {@link #shard} with an out_strategy (null: none) on the stage's {@code rankList}. */
+  public OpSharding shard(
+      Attrs attrs,
+      List<Shape> inputShapes,
+      List<List<Integer>> strategy,
+      List<List<Integer>> outStrategy,
+      List<Integer> rankList) {
+    return Interpreter.shard(this, attrs, inputShapes, strategy, outStrategy, rankList);
+  }
+
+  /** MindSpore's default (batch-parallel) strategy for this call (§4.3 of the reference notes). */
+  public List<List<Integer>> defaultStrategy(
+      Attrs attrs, List<Shape> inputShapes, int deviceCount) {
+    return Interpreter.defaultStrategy(specFor(attrs, inputShapes), inputShapes, deviceCount);
+  }
+
+  /**
+   * The strategy that consumes the given input layouts (null entries: no preference) without
+   * redistribution where the rule allows: each letter takes the split of the first input that
+   * carries it; letters the rule keeps whole fall back to 1; if that strategy is refused (device
+   * count, op checks) the default strategy, else all ones. The op's derived layouts may still place
+   * the slices on other ranks than {@code inputLayouts} (MindSpore appends the repeated axis on the
+   * right); {@link Layouts#sameSlices} tells whether a redistribution is needed.
+   */
+  public List<List<Integer>> strategyFollowing(
+      Attrs attrs, List<Shape> inputShapes, List<TensorLayout> inputLayouts, int deviceCount) {
+    return Interpreter.following(this, attrs, inputShapes, inputLayouts, deviceCount);
+  }
+
+  /** The attributes rank {@code rank}'s kernel runs with under {@code sharding}. */
+  public Attrs localAttrs(Attrs attrs, OpSharding sharding, int rank) {
+    return localizer.local(attrs, sharding, rank);
+  }
+
+  static List<Integer> ranks(int n) {
+    return IntStream.range(0, n).boxed().toList();
+  }
+}

@@ -1,0 +1,289 @@
+package dev.msjvm.engine.parallel.rules;
+
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/** Representative calls of every covered operator, with seeded inputs, for the rule validator. */
+final class RuleCases {
+  private RuleCases() {}
+
+  /** One call: operator, attributes, full inputs. */
+  record Case(String name, String op, Attrs attrs, List<Tensor> inputs) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static final class Gen {
+    private final SplittableRandom random;
+
+    Gen(long seed) {
+      random = new SplittableRandom(seed);
+    }
+
+    Tensor f(int... shape) {
+      return floats(-1, 1, shape);
+    }
+
+    Tensor pos(int... shape) {
+      return floats(0.5, 2, shape);
+    }
+
+    Tensor floats(double lo, double hi, int... shape) {
+      Shape s = Shape.of(shape);
+      float[] v = new float[(int) s.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = (float) random.nextDouble(lo, hi);
+      }
+      return Tensor.ofFloats(s, v);
+    }
+
+    Tensor ints(int bound, int... shape) {
+      Shape s = Shape.of(shape);
+      long[] v = new long[(int) s.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = random.nextInt(bound);
+      }
+      return Tensor.ofDoubles(DType.INT32, s, i -> v[i]);
+    }
+
+    Tensor bools(int... shape) {
+      Shape s = Shape.of(shape);
+      boolean[] v = new boolean[(int) s.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = random.nextBoolean();
+      }
+      return Tensor.ofDoubles(DType.BOOL, s, i -> v[i] ? 1 : 0);
+    }
+
+    Tensor scalar(double v) {
+      return Tensor.ofFloats(Shape.scalar(), new float[] {(float) v});
+    }
+  }
+
+  static List<Case> all() {
+    Gen g = new Gen(20250705L);
+    List<Case> c = new ArrayList<>();
+    for (String op : ElementwiseRules.BINARY) {
+      switch (op) {
+        case "Select" ->
+            c.add(new Case(op, op, Attrs.EMPTY, List.of(g.bools(8, 4), g.f(8, 4), g.f(4))));
+        case "Assign", "ReluGrad", "SigmoidGrad", "TanhGrad", "GeLUGrad" ->
+            c.add(new Case(op, op, Attrs.EMPTY, List.of(g.f(8, 4), g.f(8, 4))));
+        case "DropoutGrad" ->
+            c.add(
+                new Case(
+                    op, op, Attrs.of("keep_prob", 0.5), List.of(g.f(8, 4), g.floats(0, 2, 8, 4))));
+        case "Pow", "FloorDiv", "FloorMod", "Div", "RealDiv" ->
+            c.add(new Case(op, op, Attrs.EMPTY, List.of(g.pos(8, 4), g.pos(4))));
+        default -> {
+          c.add(new Case(op + "[8,4]+[4]", op, Attrs.EMPTY, List.of(g.f(8, 4), g.f(4))));
+          if (op.equals("Add") || op.equals("Mul")) {
+            c.add(new Case(op + "[8,1]+[1,4]", op, Attrs.EMPTY, List.of(g.f(8, 1), g.f(1, 4))));
+            c.add(
+                new Case(op + "[2,4]+[4,2,4]", op, Attrs.EMPTY, List.of(g.f(2, 4), g.f(4, 2, 4))));
+          }
+        }
+      }
+    }
+    for (String op : ElementwiseRules.unary()) {
+      Attrs a =
+          switch (op) {
+            case "ScalarOp" -> Attrs.of("op", "Mul", "scalar", 2.0, "left", false);
+            case "Cast" -> Attrs.of("dtype", "FLOAT64");
+            case "Dropout" -> Attrs.of("keep_prob", 1.0, "rng", new SplittableRandom(1));
+            default -> Attrs.EMPTY;
+          };
+      c.add(
+          new Case(
+              op, op, a, List.of(op.equals("Log") || op.equals("Sqrt") ? g.pos(8, 4) : g.f(8, 4))));
+    }
+    for (boolean ta : new boolean[] {false, true}) {
+      for (boolean tb : new boolean[] {false, true}) {
+        Attrs a = Attrs.of("transpose_a", ta, "transpose_b", tb);
+        c.add(
+            new Case(
+                "MatMul ta=" + ta + " tb=" + tb,
+                "MatMul",
+                a,
+                List.of(ta ? g.f(16, 8) : g.f(8, 16), tb ? g.f(8, 16) : g.f(16, 8))));
+      }
+    }
+    c.add(
+        new Case(
+            "BatchMatMul",
+            "BatchMatMul",
+            Attrs.of("transpose_a", false, "transpose_b", true),
+            List.of(g.f(4, 8, 8), g.f(4, 4, 8))));
+    c.add(
+        new Case(
+            "BatchMatMul broadcast",
+            "BatchMatMul",
+            Attrs.EMPTY,
+            List.of(g.f(2, 1, 4, 8), g.f(4, 8, 4))));
+    c.add(new Case("BiasAdd", "BiasAdd", Attrs.EMPTY, List.of(g.f(8, 4, 2), g.f(4))));
+    c.add(new Case("BiasAddGrad", "BiasAddGrad", Attrs.EMPTY, List.of(g.f(8, 4, 2))));
+    for (String op : List.of("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin")) {
+      c.add(new Case(op + " axis=1", op, Attrs.of("axis", List.of(1)), List.of(g.f(8, 4, 2))));
+      c.add(
+          new Case(
+              op + " axis=(0,2) keep",
+              op,
+              Attrs.of("axis", List.of(0, 2), "keep_dims", true),
+              List.of(g.f(8, 4, 2))));
+      c.add(new Case(op + " all", op, Attrs.of("axis", List.of()), List.of(g.f(8, 4))));
+    }
+    for (String op : List.of("Softmax", "LogSoftmax")) {
+      c.add(new Case(op + " axis=-1", op, Attrs.of("axis", -1), List.of(g.f(8, 4, 2))));
+      c.add(new Case(op + " axis=0", op, Attrs.of("axis", 0), List.of(g.f(8, 4))));
+    }
+    c.add(
+        new Case(
+            "SoftmaxCrossEntropyWithLogits",
+            "SoftmaxCrossEntropyWithLogits",
+            Attrs.EMPTY,
+            List.of(g.f(8, 4), g.floats(0, 1, 8, 4))));
+    c.add(
+        new Case(
+            "SparseSoftmaxCrossEntropyWithLogits",
+            "SparseSoftmaxCrossEntropyWithLogits",
+            Attrs.of("is_grad", false),
+            List.of(g.f(8, 4), g.ints(4, 8))));
+    c.add(
+        new Case(
+            "LayerNorm last",
+            "LayerNorm",
+            Attrs.of("begin_norm_axis", -1, "begin_params_axis", -1, "epsilon", 1e-7),
+            List.of(g.f(8, 4, 8), g.f(8), g.f(8))));
+    c.add(
+        new Case(
+            "LayerNorm params=1 norm=2",
+            "LayerNorm",
+            Attrs.of("begin_norm_axis", 2, "begin_params_axis", 1, "epsilon", 1e-7),
+            List.of(g.f(8, 4, 8), g.f(4, 8), g.f(4, 8))));
+    for (boolean training : new boolean[] {false, true}) {
+      c.add(
+          new Case(
+              "BatchNorm training=" + training,
+              "BatchNorm",
+              Attrs.of("is_training", training, "epsilon", 1e-5, "momentum", 0.1),
+              List.of(g.f(8, 4, 2, 2), g.pos(4), g.f(4), g.f(4), g.pos(4))));
+    }
+    c.add(
+        new Case(
+            "Transpose", "Transpose", Attrs.of("perm", List.of(2, 0, 1)), List.of(g.f(8, 4, 2))));
+    c.add(new Case("ExpandDims", "ExpandDims", Attrs.of("axis", 1), List.of(g.f(8, 4))));
+    c.add(new Case("Squeeze", "Squeeze", Attrs.of("axis", List.of(1)), List.of(g.f(8, 1, 4))));
+    c.add(
+        new Case(
+            "Reshape [8,4,2]->[8,8]",
+            "Reshape",
+            Attrs.of("shape", List.of(8, -1)),
+            List.of(g.f(8, 4, 2))));
+    c.add(
+        new Case(
+            "Reshape [8,4]->[4,8]",
+            "Reshape",
+            Attrs.of("shape", List.of(4, 8)),
+            List.of(g.f(8, 4))));
+    c.add(new Case("Flatten", "Flatten", Attrs.EMPTY, List.of(g.f(8, 4, 2))));
+    c.add(
+        new Case(
+            "BroadcastTo", "BroadcastTo", Attrs.of("shape", List.of(8, 4)), List.of(g.f(1, 4))));
+    c.add(new Case("Concat axis=1", "Concat", Attrs.of("axis", 1), List.of(g.f(8, 4), g.f(8, 2))));
+    c.add(new Case("Concat axis=0", "Concat", Attrs.of("axis", 0), List.of(g.f(8, 4), g.f(4, 4))));
+    c.add(new Case("Split", "Split", Attrs.of("axis", 1, "output_num", 2), List.of(g.f(8, 4))));
+    Attrs slice = Attrs.of("begin", List.of(0, 2), "end", List.of(8, 6), "strides", List.of(1, 1));
+    c.add(new Case("StridedSlice", "StridedSlice", slice, List.of(g.f(8, 8))));
+    c.add(
+        new Case(
+            "StridedSlice shrink",
+            "StridedSlice",
+            Attrs.of(
+                "begin",
+                List.of(0, 3),
+                "end",
+                List.of(8, 4),
+                "strides",
+                List.of(1, 1),
+                "shrink_axis_mask",
+                2),
+            List.of(g.f(8, 8))));
+    c.add(
+        new Case(
+            "StridedSliceGrad",
+            "StridedSliceGrad",
+            slice.with("shapex", List.of(8, 8)),
+            List.of(g.f(8, 4))));
+    c.add(
+        new Case(
+            "Gather axis=0", "Gather", Attrs.of("axis", 0), List.of(g.f(16, 4), g.ints(16, 8, 2))));
+    c.add(
+        new Case(
+            "Gather axis=1", "Gather", Attrs.of("axis", 1), List.of(g.f(4, 16), g.ints(16, 8))));
+    c.add(
+        new Case(
+            "GatherGrad",
+            "GatherGrad",
+            Attrs.of("axis", 0, "shape", List.of(16, 4)),
+            List.of(g.f(8, 2, 4), g.ints(16, 8, 2))));
+    for (int axis : new int[] {-1, 0}) {
+      c.add(
+          new Case(
+              "OneHot axis=" + axis,
+              "OneHot",
+              Attrs.of("depth", 4, "axis", axis),
+              List.of(g.ints(4, 8), g.scalar(1), g.scalar(0))));
+    }
+    c.add(
+        new Case(
+            "ApplyMomentum",
+            "ApplyMomentum",
+            Attrs.of("use_nesterov", false),
+            List.of(g.f(8, 4), g.f(8, 4), g.scalar(0.1), g.f(8, 4), g.scalar(0.9))));
+    c.add(
+        new Case(
+            "SGD",
+            "SGD",
+            Attrs.of("dampening", 0.0, "weight_decay", 0.01, "nesterov", false),
+            List.of(g.f(8, 4), g.f(8, 4), g.scalar(0.1), g.f(8, 4), g.scalar(0.9), g.pos(8, 4))));
+    c.add(
+        new Case(
+            "Adam",
+            "Adam",
+            Attrs.of("use_locking", false, "use_nesterov", false),
+            List.of(
+                g.f(8, 4),
+                g.f(8, 4),
+                g.pos(8, 4),
+                g.scalar(0.9),
+                g.scalar(0.99),
+                g.scalar(0.01),
+                g.scalar(0.9),
+                g.scalar(0.999),
+                g.scalar(1e-8),
+                g.f(8, 4))));
+    c.add(
+        new Case(
+            "AdamWeightDecay",
+            "AdamWeightDecay",
+            Attrs.EMPTY,
+            List.of(
+                g.f(8, 4),
+                g.f(8, 4),
+                g.pos(8, 4),
+                g.scalar(0.01),
+                g.scalar(0.9),
+                g.scalar(0.999),
+                g.scalar(1e-8),
+                g.scalar(0.01),
+                g.f(8, 4))));
+    return c;
+  }
+}
