@@ -7,6 +7,7 @@ import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.Runtime;
+import dev.msjvm.engine.exec.SpmdPartitioner;
 import dev.msjvm.engine.exec.Tape;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
@@ -14,11 +15,15 @@ import dev.msjvm.engine.job.Session;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
+import dev.msjvm.engine.parallel.DeviceMatrix;
+import dev.msjvm.engine.parallel.ShardingOracle;
+import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.Reductions;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.TensorFormat;
 import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -307,6 +312,28 @@ public final class Host {
   public Graph compile(Tape tape, List<Object> args, List<Object> results) {
     return Graph.compile(
         tape, args.stream().map(Host::value).toList(), results.stream().map(Host::value).toList());
+  }
+
+  /**
+   * A semi/auto-parallel compile: {@code graph} was traced on global shapes; each argument is
+   * {@code [global shape, split]} where {@code split} says whether the ranks hold slices of it
+   * along dimension 0 (the {@code data_parallel} dataset strategy) or all of it ({@code
+   * full_batch}). Returns this rank's program and the parameter layouts it chose.
+   */
+  public SpmdPartitioner.Result partition(
+      Graph graph, List<List<Object>> args, ShardingOracle oracle) {
+    int n = session.comm().size();
+    List<TensorLayout> layouts = new ArrayList<>();
+    for (List<Object> a : args) {
+      int[] shape = ((List<?>) a.get(0)).stream().mapToInt(d -> ((Number) d).intValue()).toArray();
+      int[] map = new int[shape.length];
+      java.util.Arrays.fill(map, -1);
+      if (Boolean.TRUE.equals(a.get(1)) && map.length > 0) {
+        map[0] = 0;
+      }
+      layouts.add(TensorLayout.of(DeviceMatrix.of(n), map, shape));
+    }
+    return SpmdPartitioner.partition(graph, layouts, oracle, session.comm(), n);
   }
 
   /** Replays {@code graph} on {@code args}. */

@@ -85,6 +85,8 @@ def call(cell, args):
         outs = [tensor._wrap(o.java) for o in h.runGraph(graph, inputs)]  # pylint: disable=protected-access
         return _rebuild(template, outs)
     _broadcast_before_compile(cell)
+    if _partitioned():
+        return _compile_partitioned(cell, args, key, cache)
     traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
               for a in args]
     leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
@@ -103,6 +105,82 @@ def call(cell, args):
         graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
         cache[key] = (graph, template)
     return out
+
+
+def _partitioned():
+    """semi_auto_parallel / auto_parallel on more than one rank: graphs are partitioned per rank."""
+    from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
+    from mindspore.communication._comm_helper import GlobalComm  # pylint: disable=import-outside-toplevel
+    if not GlobalComm.INITED or not _utils._is_in_auto_parallel_mode():  # pylint: disable=protected-access
+        return False
+    from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
+    return get_group_size() > 1
+
+
+def _compile_partitioned(cell, args, key, cache):
+    """Traces ``cell`` on global shapes (a batch-split argument stands for all ranks' batches: this
+    rank's batch tiled N times; a full_batch argument is global already), keeps the parameters as
+    they were (the trace ran a real step), partitions the graph for this rank and runs it on the
+    rank's own arguments. See docs/design-parallel-execution.md."""
+    from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
+    from mindspore.ops.operations import Concat  # pylint: disable=import-outside-toplevel
+    from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
+    h = host()
+    tensor = _tensor_cls()
+    n = get_group_size()
+    split = not _utils._get("full_batch")  # pylint: disable=protected-access
+    global_args, specs = [], []
+    for a in args:
+        if isinstance(a, tensor):
+            g = Concat(0)(tuple([a] * n)) if split and a.ndim > 0 else a
+            specs.append([list(g.shape), split and a.ndim > 0])
+            global_args.append(g)
+        else:
+            global_args.append(a)
+    params = list(cell.get_parameters())
+    saved = [p.value() for p in params]
+    traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
+              for a in global_args]
+    leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
+    tape = h.tapePush(leaves).java
+    try:
+        out = cell._run_construct(*traced)  # pylint: disable=protected-access
+    except BaseException:
+        h.tapeReset()
+        raise
+    finally:
+        for p, v in zip(params, saved):
+            p.set_data(v)
+    h.tapePop(tape)
+    results = []
+    template = _flatten(out, results)
+    if tape.valueRead() or _has_unknown(template):
+        raise RuntimeError(f"For semi_auto_parallel/auto_parallel, the network '{type(cell).__name__}' must "
+                           f"compile to one graph, but its construct reads a computed value in Python "
+                           f"({tape.valueReadReason()}).")
+    graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
+    plan = h.partition(graph, specs, h.shardingOracle())
+    cache[key] = (plan.graph(), template)
+    _set_layouts(cell, plan)
+    inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
+    outs = [tensor._wrap(o.java) for o in h.runGraph(plan.graph(), inputs)]  # pylint: disable=protected-access
+    return _rebuild(template, outs)
+
+
+def _set_layouts(cell, plan):
+    """``parameter_layout_dict`` on the compiled cell and on every sub-cell holding the parameters:
+    MindSpore's 12-tuples (device matrix, tensor map, slice shape, field size, uniform split,
+    optimizer-shard group, shapes around reshapes, pipeline-shared info)."""
+    by_var = {}
+    for v, layout in plan.variableLayouts().items():
+        dm = [int(d) for d in layout.deviceMatrix().shape()]
+        tmap = [int(m) for m in layout.tensorMap()]
+        by_var[v.name()] = (dm, tmap, [int(d) for d in layout.sliceShape().dims()], 0, True, '', [], [],
+                            False, False, 0, 0)
+    for _, sub in cell.cells_and_names():
+        own = {p.name: by_var[p.name] for p in sub.get_parameters() if p.name in by_var}
+        if own:
+            sub.parameter_layout_dict = own
 
 
 def _broadcast_before_compile(cell):
