@@ -31,10 +31,16 @@ import org.junit.jupiter.api.io.TempDir;
  * launchers: one-rank cases through {@code mspython}, {@code # ranks: N} cases through {@code msrun
  * --worker_num=N --local_worker_num=N}. Goldens were produced by real MindSpore (see {@code
  * cases/DEVIATIONS.md} for the cases where the product deliberately differs).
+ *
+ * <p>The scripts under {@code equivalence/} check what MindSpore cannot run on a CPU
+ * (semi_auto_parallel, auto_parallel): each compares its N-rank run with the stand-alone run of the
+ * same network and data in the same process and prints the verdicts; their {@code .expected} output
+ * is those verdicts all passing, with the layouts MindSpore's rules give.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConformanceTest {
   private static final Path CASES = Path.of("src/test/resources/cases");
+  private static final Path EQUIVALENCE = Path.of("src/test/resources/equivalence");
   // The same filter as tools/run_on_mindspore.py: log lines are not part of a script's output.
   private static final Pattern LOG_LINE =
       Pattern.compile("^\\[(DEBUG|INFO|WARNING|ERROR|CRITICAL|EXCEPTION)\\]");
@@ -55,25 +61,27 @@ class ConformanceTest {
     runtime.close();
   }
 
-  record Case(String name, Path script, int ranks, int exit) {}
+  record Case(String name, Path script, int ranks, int exit, Path expected) {}
 
   @TestFactory
   Stream<DynamicTest> cases() throws IOException {
     List<Case> cases = new ArrayList<>();
-    try (Stream<Path> files = Files.list(CASES)) {
-      for (Path p :
-          files
-              .filter(f -> f.toString().endsWith(".py"))
-              .filter(f -> !f.getFileName().toString().startsWith("_"))
-              .sorted()
-              .toList()) {
-        cases.add(parse(p));
+    for (Path dir : List.of(CASES, EQUIVALENCE)) {
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path p :
+            files
+                .filter(f -> f.toString().endsWith(".py"))
+                .filter(f -> !f.getFileName().toString().startsWith("_"))
+                .sorted()
+                .toList()) {
+          cases.add(parse(p, dir == CASES ? ".golden" : ".expected"));
+        }
       }
     }
     return cases.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> check(c)));
   }
 
-  private static Case parse(Path script) throws IOException {
+  private static Case parse(Path script, String expectedSuffix) throws IOException {
     int ranks = 1;
     int exit = 0;
     for (String line : Files.readAllLines(script)) {
@@ -88,7 +96,8 @@ class ConformanceTest {
       }
     }
     String name = script.getFileName().toString().replaceFirst("\\.py$", "");
-    return new Case(name, script.toAbsolutePath(), ranks, exit);
+    return new Case(
+        name, script.toAbsolutePath(), ranks, exit, script.resolveSibling(name + expectedSuffix));
   }
 
   private void check(Case c) throws IOException {
@@ -96,7 +105,7 @@ class ConformanceTest {
       Assumptions.assumeTrue(
           numpyAvailable, "numpy for GraalPy is not installed (bin/setup-numpy)");
     }
-    String golden = Files.readString(CASES.resolve(c.name() + ".golden"));
+    String golden = Files.readString(c.expected());
     Path dir = Files.createDirectories(work.resolve(c.name()));
     Map<String, String> env = cleanEnv();
     int status;

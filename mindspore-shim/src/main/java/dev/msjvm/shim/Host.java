@@ -18,6 +18,7 @@ import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.RulesOracle;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.Reductions;
 import dev.msjvm.engine.tensor.Tensor;
@@ -334,6 +335,23 @@ public final class Host {
       layouts.add(TensorLayout.of(DeviceMatrix.of(n), map, shape));
     }
     return SpmdPartitioner.partition(graph, layouts, oracle, session.comm(), n);
+  }
+
+  /**
+   * While a sharded primitive runs: the engine operators it records under one of {@code ops} carry
+   * {@code attrs} (alternating names and values: its {@code in_strategy}/{@code out_strategy}).
+   */
+  public void pushCallAttrs(List<String> ops, List<Object> attrs) {
+    runtime.pushCallAttrs(ops, Attrs.ofList(attrs));
+  }
+
+  public void popCallAttrs() {
+    runtime.popCallAttrs();
+  }
+
+  /** The partitioner's oracle over the operator sharding rules (MindSpore's strategies). */
+  public ShardingOracle shardingOracle() {
+    return RulesOracle.INSTANCE;
   }
 
   /** Replays {@code graph} on {@code args}. */

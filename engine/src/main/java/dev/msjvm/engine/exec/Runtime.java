@@ -10,6 +10,7 @@ import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -26,12 +27,31 @@ public final class Runtime {
   private final Supplier<Blas> blas;
   private final List<Tape> tapes = new ArrayList<>();
 
+  /**
+   * Attributes a primitive's call adds to the recorded engine operators it runs under one of its
+   * names: the {@code in_strategy}/{@code out_strategy} of {@code shard}, which the graph
+   * partitioner reads from the traced nodes. Innermost call last.
+   */
+  private final List<Map.Entry<List<String>, Attrs>> callAttrs = new ArrayList<>();
+
   public Runtime(Supplier<Blas> blas) {
     this.blas = Objects.requireNonNull(blas);
   }
 
   public Blas blas() {
     return blas.get();
+  }
+
+  /**
+   * Until the matching {@link #popCallAttrs}, recorded operators named one of {@code ops} carry
+   * {@code extra} in their attributes (a sharded primitive's strategy, see {@link #callAttrs}).
+   */
+  public void pushCallAttrs(List<String> ops, Attrs extra) {
+    callAttrs.add(Map.entry(List.copyOf(ops), extra));
+  }
+
+  public void popCallAttrs() {
+    callAttrs.remove(callAttrs.size() - 1);
   }
 
   /** Runs registered operator {@code name} on {@code inputs} (tensors or variables). */
@@ -116,6 +136,14 @@ public final class Runtime {
       }
     }
     if (!tapes.isEmpty()) {
+      if (!callAttrs.isEmpty()) {
+        Map.Entry<List<String>, Attrs> scope = callAttrs.get(callAttrs.size() - 1);
+        if (scope.getKey().contains(op.name())) {
+          for (Map.Entry<String, Object> e : scope.getValue().asMap().entrySet()) {
+            attrs = attrs.with(e.getKey(), e.getValue());
+          }
+        }
+      }
       Tape.Step step = new Tape.Step(op, attrs, inputs.clone(), values, outputs);
       for (Tape tape : tapes) {
         tape.record(step);

@@ -20,6 +20,7 @@ import dev.msjvm.engine.parallel.RedistributionPlan;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.TensorRedistribution;
+import dev.msjvm.engine.parallel.rules.Layouts;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
@@ -148,7 +149,14 @@ public final class SpmdPartitioner {
       for (int i = 0; i < in.length; i++) {
         in[i] = placeInput(node.inputs()[i], current.get(i), s.inputs().get(i), node, i);
       }
-      plan.add(node.op().name() + " " + TensorLayout.strategyString(s.strategy()));
+      plan.add(
+          node.op().name()
+              + " strategy "
+              + TensorLayout.strategyString(s.strategy())
+              + " inputs "
+              + s.inputs()
+              + " outputs "
+              + s.outputs());
       Shape[] inShapes = new Shape[in.length];
       for (int i = 0; i < in.length; i++) {
         inShapes[i] = s.inputs().get(i).sliceShape();
@@ -207,7 +215,7 @@ public final class SpmdPartitioner {
 
   private void place(Variable v, TensorLayout need, Node node) {
     TensorLayout placed = varLayouts.putIfAbsent(v, need);
-    if (placed != null && !sameDistribution(placed, need)) {
+    if (placed != null && !Layouts.sameSlices(placed, need)) {
       throw MsException.runtimeError(
           "Parallel planning: parameter '"
               + v.name()
@@ -231,18 +239,27 @@ public final class SpmdPartitioner {
       return from;
     }
     OpDef op = redistribution(comm, p);
-    plan.add("  redistribute " + current + " -> " + need + ": " + p);
+    plan.add(
+        "  redistribute "
+            + current
+            + " -> "
+            + need
+            + ": "
+            + p
+            + ", "
+            + 4L * current.sliceShape().size()
+            + " bytes in");
     Shape out = need.sliceShape();
-    return emit(
+    int id = local.size();
+    local.add(
         new Node(
             op,
             Attrs.EMPTY,
             new Ref[] {from},
             1,
             new Shape[] {current.sliceShape()},
-            new Shape[] {out}),
-        new Ref[] {from},
-        new Shape[] {out});
+            new Shape[] {out}));
+    return new Out(id, 0);
   }
 
   private Ref reduce(Ref out, TensorLayout layout, NodeSharding.Partial partial, Shape shape) {
@@ -258,7 +275,16 @@ public final class SpmdPartitioner {
     }
     String name = RedistributionExecutor.groupName(group);
     comm.createGroup(name, group);
-    plan.add("  AllReduce(" + partial.reduce() + ") over " + group + ", " + shape);
+    plan.add(
+        "  AllReduce("
+            + partial.reduce()
+            + ") group "
+            + group
+            + " shape "
+            + shape
+            + ", "
+            + 4L * shape.size()
+            + " bytes");
     OpDef op = allReduce(comm, name, partial.reduce(), group.size());
     int id = local.size();
     local.add(
@@ -266,6 +292,7 @@ public final class SpmdPartitioner {
     return new Out(id, 0);
   }
 
+  /** Appends {@code node} with its global {@code inputs} mapped to this rank's references. */
   private Ref emit(Node node, Ref[] inputs, Shape[] outShapes) {
     Ref[] in = new Ref[inputs.length];
     for (int i = 0; i < in.length; i++) {
@@ -301,17 +328,6 @@ public final class SpmdPartitioner {
 
   private static boolean isSplit(TensorLayout layout) {
     return IntStream.range(0, layout.rank()).anyMatch(layout::isSplit);
-  }
-
-  private static boolean sameDistribution(TensorLayout a, TensorLayout b) {
-    return a.shape().equals(b.shape())
-        && IntStream.range(0, a.rank())
-            .allMatch(
-                d ->
-                    a.splitCount(d) == b.splitCount(d)
-                        && (!a.isSplit(d)
-                            || a.deviceMatrix().axisSize(a.deviceAxisOf(d))
-                                == b.deviceMatrix().axisSize(b.deviceAxisOf(d))));
   }
 
   /** {@code rank}'s slice of {@code full} (any dtype; computed in float32 for non-float types). */

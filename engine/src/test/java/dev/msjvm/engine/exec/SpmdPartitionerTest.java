@@ -11,6 +11,7 @@ import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.NodeSharding;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.RulesOracle;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.time.Duration;
@@ -82,6 +83,16 @@ class SpmdPartitionerTest {
 
   @Test
   void modelParallelMatMulGivesTheGlobalResultOnEveryRank() throws Exception {
+    checkOnFourRanks(ORACLE);
+  }
+
+  /** The same with the product's oracle: the MatMul's in_strategy, ReLU and ReduceSum following. */
+  @Test
+  void theRulesOracleGivesTheGlobalResultToo() throws Exception {
+    checkOnFourRanks(RulesOracle.INSTANCE);
+  }
+
+  private static void checkOnFourRanks(ShardingOracle oracle) throws Exception {
     Random random = new Random(5);
     float[] xs = new float[8 * 6];
     float[] ws = new float[6 * 4];
@@ -111,7 +122,7 @@ class SpmdPartitionerTest {
                     Graph global = trace(rt, w, x).graph;
                     SpmdPartitioner.Result p =
                         SpmdPartitioner.partition(
-                            global, List.of(batchSplit), ORACLE, world.communicator(rank), N);
+                            global, List.of(batchSplit), oracle, world.communicator(rank), N);
                     Tensor mine = Tensor.ofFloats(Shape.of(2, 6), batchSplit.sliceOf(xs, rank));
                     double loss = p.graph().run(rt, List.of(mine)).get(0).getDouble(0);
                     return new double[] {loss, w.current().size(), p.graph().size()};
@@ -149,7 +160,9 @@ class SpmdPartitionerTest {
             "x_strategy",
             List.of(2, 2),
             "w_strategy",
-            List.of(2, 1));
+            List.of(2, 1),
+            "in_strategy",
+            List.of(List.of(2, 2), List.of(2, 1)));
     Tensor y = rt.apply("MatMul", mm, xa, wv)[0];
     Tensor h = rt.apply("ReLU", Attrs.EMPTY, y)[0];
     Tensor s = rt.apply("ReduceSum", Attrs.of("axis", List.of(), "keep_dims", false), h)[0];

@@ -159,12 +159,32 @@ def _compile_partitioned(cell, args, key, cache):
                            f"compile to one graph, but its construct reads a computed value in Python "
                            f"({tape.valueReadReason()}).")
     graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
-    plan = h.partition(graph, specs, h.shardingOracle())
-    cache[key] = (plan.graph(), template)
+    plan = h.partition(graph, specs, h.shardingOracle().java)
+    local = plan.graph().java
+    _save_plan(cell, plan)
+    cache[key] = (local, template)
     _set_layouts(cell, plan)
     inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
-    outs = [tensor._wrap(o.java) for o in h.runGraph(plan.graph(), inputs)]  # pylint: disable=protected-access
+    outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
     return _rebuild(template, outs)
+
+
+def _save_plan(cell, plan):
+    """The plan report (every op's strategy and layouts, every inserted collective with its group and
+    bytes) as ``<save_graphs_path>/rank_<r>/parallel_plan_<Cell>_<k>.txt`` when graphs are saved
+    (``set_context(save_graphs=...)`` or ``MS_DEV_SAVE_GRAPHS``)."""
+    import os  # pylint: disable=import-outside-toplevel
+    from mindspore import context  # pylint: disable=import-outside-toplevel
+    from mindspore.communication.management import get_rank  # pylint: disable=import-outside-toplevel
+    if not context.get_context("save_graphs") and not os.environ.get("MS_DEV_SAVE_GRAPHS"):
+        return
+    folder = os.path.join(context.get_context("save_graphs_path") or ".", f"rank_{get_rank()}")
+    os.makedirs(folder, exist_ok=True)
+    k = 0
+    while os.path.exists(os.path.join(folder, f"parallel_plan_{type(cell).__name__}_{k}.txt")):
+        k += 1
+    with open(os.path.join(folder, f"parallel_plan_{type(cell).__name__}_{k}.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(plan.plan()) + "\n")
 
 
 def _set_layouts(cell, plan):
@@ -177,6 +197,12 @@ def _set_layouts(cell, plan):
         tmap = [int(m) for m in layout.tensorMap()]
         by_var[v.name()] = (dm, tmap, [int(d) for d in layout.sliceShape().dims()], 0, True, '', [], [],
                             False, False, 0, 0)
+    # An optimizer state ("accum.w", "moment1.w"...) is laid out as its parameter (MindSpore clones
+    # the parameter's layout); the update's own device matrix may order the axes differently.
+    for name in list(by_var):
+        owner = name.split(".", 1)[1] if "." in name else None
+        if owner in by_var and by_var[owner][2] == by_var[name][2]:
+            by_var[name] = by_var[owner]
     for _, sub in cell.cells_and_names():
         own = {p.name: by_var[p.name] for p in sub.get_parameters() if p.name in by_var}
         if own:

@@ -47,11 +47,30 @@ def _amp_cast_all(value, dtype):
     return value
 
 
+def _with_strategy(prim, call, args, kwargs):
+    """Runs a sharded primitive with its strategy attached to the engine operators it records (the
+    graph partitioner reads it from the traced nodes)."""
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    extra = [k for key in ("in_strategy", "out_strategy") if prim.attrs.get(key) is not None
+             for k in (key, prim.attrs[key])]
+    h = host()
+    h.pushCallAttrs([prim.name] + list(getattr(prim, "_engine_names", ())), extra)
+    try:
+        return call(prim, *args, **kwargs)
+    finally:
+        h.popCallAttrs()
+
+
 def _with_amp(call):
     """``call`` (a primitive class's ``__call__``) under mixed precision: a primitive marked by
     O1's white list (``_amp_cast``) or chosen by the active ``auto`` strategy gets its
     floating-point inputs cast to the compute type and, where asked, its outputs to float32."""
     def amp_call(self, *args, **kwargs):
+        if "in_strategy" in self.attrs:
+            return _with_strategy(self, amp_call_inner, args, kwargs)
+        return amp_call_inner(self, *args, **kwargs)
+
+    def amp_call_inner(self, *args, **kwargs):
         cast = self.__dict__.get("_amp_cast")
         if cast is None and _AMP_STACK:
             cast = _AMP_STACK[-1](self, args)

@@ -19,6 +19,11 @@ final class OptimizerRules {
   private static final Map<String, Integer> OPS =
       Map.of("ApplyMomentum", 1, "SGD", 1, "Adam", 3, "AdamWeightDecay", 3);
 
+  /** Whether {@code op} is one of the fused optimizer updates. */
+  static boolean isUpdate(String op) {
+    return OPS.containsKey(op);
+  }
+
   static List<ShardingRule> rules() {
     List<ShardingRule> out = new ArrayList<>();
     for (var e : OPS.entrySet()) {

@@ -1,0 +1,21 @@
+"""Shared by the equivalence scripts: the conformance cases' helpers (cases/_par_common.py) and
+rank-slice arithmetic for comparing a sharded parameter with the stand-alone one."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cases"))
+
+
+def rank_slice(full, layout, rank):
+    """``rank``'s slice of the whole tensor ``full`` under a parameter_layout_dict entry
+    (device matrix, tensor map counted from the right, slice shape, ...)."""
+    dev_matrix, tensor_map, slice_shape = layout[0], layout[1], layout[2]
+    coords, rest = [], rank
+    for size in reversed(dev_matrix):
+        coords.append(rest % size)
+        rest //= size
+    index = []
+    for dim, axis in enumerate(tensor_map):
+        part = 0 if axis == -1 else coords[axis]
+        index.append(slice(part * slice_shape[dim], (part + 1) * slice_shape[dim]))
+    return full[tuple(index)]
