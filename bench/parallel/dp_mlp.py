@@ -1,10 +1,18 @@
-"""Data-parallel throughput of the seed MLP (784-512-512-10, SGD, GRAPH_MODE) on synthetic data.
+"""Parallel throughput of the seed MLP (784-512-512-10, SGD, GRAPH_MODE) on synthetic data.
 
-Stand-alone: `bin/mspython bench/parallel/dp_mlp.py GLOBAL_BATCH STEPS`
-8 ranks:     `bin/msrun --worker_num=8 --local_worker_num=8 --join=True bench/parallel/dp_mlp.py GLOBAL_BATCH STEPS`
-Each rank trains on GLOBAL_BATCH / ranks samples per step (data_parallel, gradients_mean=True);
-rank 0 prints `RESULT ranks=N global_batch=B ms_per_step=... us_per_global_sample=... comm_ms_per_step=...`
-(median over the steps after a warm-up of 20). bench/parallel/run.sh runs both side by side."""
+Stand-alone: `bin/mspython bench/parallel/dp_mlp.py GLOBAL_BATCH STEPS [MODE]`
+8 ranks:     `bin/msrun --worker_num=8 --local_worker_num=8 bench/parallel/dp_mlp.py GLOBAL_BATCH STEPS [MODE]`
+MODE (default data_parallel):
+  data_parallel  nn.Dense MLP, each rank trains on GLOBAL_BATCH / ranks samples (gradients_mean=True);
+  semi_auto      the same MLP in semi_auto_parallel without strategies (MindSpore's default batch split),
+                 the graph traced globally and partitioned per rank;
+  seed           semi_auto_parallel with the network and shard strategies of MindSpore's
+                 parameter_broadcast example (seed 004; no biases; model-parallel MatMuls).
+Stand-alone runs the same network on the whole global batch. Rank 0 prints
+`RESULT mode=... ranks=N global_batch=B ms_per_step=... us_per_global_sample=... comm_ms_per_step=...`
+(medians over the steps after a warm-up of 20; comm = wall time inside collectives, waiting included).
+bench/parallel/run.sh runs the modes side by side."""
+import os
 import statistics
 import sys
 import time
@@ -15,16 +23,16 @@ from mindspore.common.initializer import Normal
 
 ms.set_context(mode=ms.GRAPH_MODE)
 global_batch, steps = int(sys.argv[1]), int(sys.argv[2])
+mode = sys.argv[3] if len(sys.argv) > 3 else "data_parallel"
 ranks, rank = 1, 0
-try:
-    import os
-    if os.environ.get("RANK_SIZE") and int(os.environ["RANK_SIZE"]) > 1:
-        from mindspore.communication import init, get_rank, get_group_size
-        init()
-        ranks, rank = get_group_size(), get_rank()
+if os.environ.get("RANK_SIZE") and int(os.environ["RANK_SIZE"]) > 1:
+    from mindspore.communication import init, get_rank, get_group_size
+    init()
+    ranks, rank = get_group_size(), get_rank()
+    if mode == "data_parallel":
         ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
-except ImportError:
-    pass
+    else:
+        ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
 ms.set_seed(1)
 local = global_batch // ranks
 
@@ -42,18 +50,52 @@ class Mlp(nn.Cell):
         return self.dense3(self.relu(self.dense2(self.relu(self.dense1(self.flatten(x))))))
 
 
-net = Mlp()
-step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
+class SeedNetwork(nn.Cell):
+    """Seed 004's network: Flatten, MatMul 784x512, ReLU, MatMul 512x512, ReLU, MatMul 512x10."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = ops.Flatten()
+        self.fc1_weight = ms.Parameter(ms.common.initializer.initializer("normal", [784, 512], ms.float32))
+        self.fc2_weight = ms.Parameter(ms.common.initializer.initializer("normal", [512, 512], ms.float32))
+        self.fc3_weight = ms.Parameter(ms.common.initializer.initializer("normal", [512, 10], ms.float32))
+        self.matmul1, self.relu1 = ops.MatMul(), ops.ReLU()
+        self.matmul2, self.relu2 = ops.MatMul(), ops.ReLU()
+        self.matmul3 = ops.MatMul()
+
+    def construct(self, x):
+        x = self.relu1(self.matmul1(self.flatten(x), self.fc1_weight))
+        x = self.relu2(self.matmul2(x, self.fc2_weight))
+        return self.matmul3(x, self.fc3_weight)
+
+
+if mode == "seed":
+    net = SeedNetwork()
+    if ranks > 1:
+        net.matmul1.shard(((2, 4), (4, 1)))
+        net.relu1.shard(((4, 1),))
+        net.matmul2.shard(((1, 8), (8, 1)))
+        net.relu2.shard(((8, 1),))
+else:
+    net = Mlp()
+step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
                            nn.SGD(net.trainable_params(), 0.01))
 x = ops.ones((local, 1, 28, 28), ms.float32) * 0.5
 y = ms.Tensor([i % 10 for i in range(local)], ms.int32)
-times = []
+comm_ms = None
+if ranks > 1:
+    from mindspore._host import host
+    comm_ms = host().collectiveMillis
+times, comm = [], []
 for i in range(20 + steps):
+    c0 = comm_ms() if comm_ms else 0.0
     t0 = time.perf_counter()
     loss = step(x, y)
     loss.item()
     times.append(time.perf_counter() - t0)
+    comm.append((comm_ms() if comm_ms else 0.0) - c0)
 median = statistics.median(times[20:]) * 1000
 if rank == 0:
-    print(f"RESULT ranks={ranks} global_batch={global_batch} ms_per_step={median:.2f} "
-          f"us_per_global_sample={median * 1000 / global_batch:.1f} loss={loss.item():.4f}")
+    print(f"RESULT mode={mode} ranks={ranks} global_batch={global_batch} ms_per_step={median:.2f} "
+          f"us_per_global_sample={median * 1000 / global_batch:.1f} "
+          f"comm_ms_per_step={statistics.median(comm[20:]):.2f} loss={loss.item():.4f}")

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Data-parallel MLP throughput, stand-alone vs 8 in-process ranks, in one run.
-# Usage: bench/parallel/run.sh [GLOBAL_BATCH=256] [STEPS=100]   (set MSJVM_JIT=0 for interpreter-only)
+# Parallel MLP throughput: stand-alone vs 8 in-process ranks, in one run, per mode
+# (data_parallel, semi_auto, seed: see dp_mlp.py).
+# Usage: bench/parallel/run.sh [GLOBAL_BATCH=256] [STEPS=100] [MODES="data_parallel semi_auto seed"]
+# (set MSJVM_JIT=0 for interpreter-only)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 batch=${1:-256}
 steps=${2:-100}
+modes=${3:-"data_parallel semi_auto seed"}
 work=$(mktemp -d)
 cd "$work"
-"$repo/bin/mspython" "$repo/bench/parallel/dp_mlp.py" "$batch" "$steps" | grep '^RESULT'
-"$repo/bin/msrun" --worker_num=8 --local_worker_num=8 --log_dir=logs "$repo/bench/parallel/dp_mlp.py" "$batch" "$steps" >/dev/null
-grep '^RESULT' logs/worker_0.log
+for mode in $modes; do
+  "$repo/bin/mspython" "$repo/bench/parallel/dp_mlp.py" "$batch" "$steps" "$mode" | grep '^RESULT'
+  "$repo/bin/msrun" --worker_num=8 --local_worker_num=8 --log_dir="logs_$mode" \
+    "$repo/bench/parallel/dp_mlp.py" "$batch" "$steps" "$mode" >/dev/null
+  grep '^RESULT' "logs_$mode/worker_0.log"
+done

@@ -26,7 +26,9 @@ import dev.msjvm.engine.tensor.TensorFormat;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 import java.util.function.Supplier;
 import org.graalvm.polyglot.Value;
 
@@ -41,6 +43,13 @@ import org.graalvm.polyglot.Value;
  */
 public final class Host {
   private final Session session;
+
+  /**
+   * The layout a partitioned compile gave each parameter of this rank (weak: a dropped network's
+   * parameters go); later compiles of other graphs keep them.
+   */
+  private final Map<Variable, TensorLayout> placed = new WeakHashMap<>();
+
   private final DeviceProbe devices;
   private final Runtime runtime;
   private long randomStreams;
@@ -53,6 +62,12 @@ public final class Host {
 
   public Session session() {
     return session;
+  }
+
+  /** Milliseconds this rank has spent inside collectives so far (-1: not measured). */
+  public double collectiveMillis() {
+    long ns = session.comm().collectiveNanos();
+    return ns < 0 ? -1 : ns / 1e6;
   }
 
   /**
@@ -334,7 +349,27 @@ public final class Host {
       }
       layouts.add(TensorLayout.of(DeviceMatrix.of(n), map, shape));
     }
-    return SpmdPartitioner.partition(graph, layouts, oracle, session.comm(), n);
+    SpmdPartitioner.Result result =
+        SpmdPartitioner.partition(graph, layouts, placed, oracle, session.comm(), n);
+    placed.putAll(result.variableLayouts());
+    return result;
+  }
+
+  /**
+   * Before a partitioned compile traces on global shapes: each of {@code vars} that an earlier
+   * compile cut to its slice gets its whole value back (AllGather, in list order: every rank passes
+   * the same parameters). The partition cuts them again.
+   */
+  public void wholeParameters(List<Variable> vars) {
+    for (Variable v : vars) {
+      TensorLayout layout = placed.get(v);
+      Tensor now = v.current();
+      if (layout != null
+          && !now.shape().equals(layout.shape())
+          && now.shape().equals(layout.sliceShape())) {
+        v.set(SpmdPartitioner.gatherWhole(session.comm(), now, layout));
+      }
+    }
   }
 
   /**

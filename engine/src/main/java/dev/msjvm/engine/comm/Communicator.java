@@ -37,6 +37,14 @@ public interface Communicator {
   /** This rank's world rank (MindSpore {@code get_rank()}). */
   int rank();
 
+  /**
+   * Wall time this rank has spent inside collectives so far (waiting for peers included), in
+   * nanoseconds; -1 where the communicator does not measure it.
+   */
+  default long collectiveNanos() {
+    return -1;
+  }
+
   /** Number of ranks in the job (MindSpore {@code get_group_size()}). */
   int size();
 

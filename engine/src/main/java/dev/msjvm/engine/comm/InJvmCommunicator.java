@@ -143,6 +143,14 @@ final class InJvmCommunicator implements Communicator {
 
   // ---- collectives ----
 
+  /** Wall time this rank spent inside collectives (waiting for peers included), in nanoseconds. */
+  private long collectiveNanos;
+
+  @Override
+  public long collectiveNanos() {
+    return collectiveNanos;
+  }
+
   @Override
   public void allReduce(float[] buf, int offset, int count, ReduceOp op, String group) {
     CommGroup g = lookup(group);
@@ -154,6 +162,7 @@ final class InJvmCommunicator implements Communicator {
       g.checkUsable(spec);
       return;
     }
+    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(buf, offset);
     // This rank alone owns elements [lo, hi) of every buffer: it reads them from all ranks, folds
@@ -162,6 +171,7 @@ final class InJvmCommunicator implements Communicator {
     int hi = chunkStart(count, n, gr + 1);
     op.foldInPlace(call.slot.bufs, call.slot.offs, n, lo, hi - lo);
     call.finish(); // our buffer is complete once every rank has written its share
+    collectiveNanos += System.nanoTime() - t0;
   }
 
   @Override
@@ -182,6 +192,7 @@ final class InJvmCommunicator implements Communicator {
       send = copyOf(send, sendOffset, count);
       sendOffset = 0;
     }
+    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(send, sendOffset);
     for (int i = 0; i < n; i++) {
@@ -189,6 +200,7 @@ final class InJvmCommunicator implements Communicator {
       System.arraycopy(call.slot.bufs[q], call.slot.offs[q], recv, recvOffset + q * count, count);
     }
     call.finish();
+    collectiveNanos += System.nanoTime() - t0;
   }
 
   @Override
@@ -215,10 +227,12 @@ final class InJvmCommunicator implements Communicator {
       send = copyOf(send, sendOffset, n * count);
       sendOffset = 0;
     }
+    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(send, sendOffset);
     op.fold(call.slot.bufs, call.slot.offs, n, gr * count, count, recv, recvOffset);
     call.finish();
+    collectiveNanos += System.nanoTime() - t0;
   }
 
   @Override
@@ -240,6 +254,7 @@ final class InJvmCommunicator implements Communicator {
       send = copyOf(send, sendOffset, (int) total);
       sendOffset = 0;
     }
+    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(send, sendOffset);
     for (int q = 0; q < n; q++) {
@@ -247,6 +262,7 @@ final class InJvmCommunicator implements Communicator {
           call.slot.bufs[q], call.slot.offs[q] + gr * chunk, recv, recvOffset + q * chunk, chunk);
     }
     call.finish();
+    collectiveNanos += System.nanoTime() - t0;
   }
 
   @Override
@@ -264,13 +280,16 @@ final class InJvmCommunicator implements Communicator {
       g.checkUsable(spec);
       return;
     }
+    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(buf, offset);
     if (gr == root) {
       call.finish(); // the others read our buffer until they all arrive
+      collectiveNanos += System.nanoTime() - t0;
     } else {
       System.arraycopy(call.slot.bufs[root], call.slot.offs[root], buf, offset, count);
       call.leave();
+      collectiveNanos += System.nanoTime() - t0;
     }
   }
 
@@ -283,9 +302,11 @@ final class InJvmCommunicator implements Communicator {
       g.checkUsable(spec);
       return;
     }
+    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(null, 0);
     call.leave();
+    collectiveNanos += System.nanoTime() - t0;
   }
 
   // ---- point to point ----

@@ -224,6 +224,11 @@ public final class Graph {
   }
 
   /** Where each result comes from. */
+  /** The variables the nodes read or write, in first-use order. */
+  List<Variable> variables() {
+    return List.of(variables);
+  }
+
   Ref[] outputRefs() {
     return outputs.clone();
   }

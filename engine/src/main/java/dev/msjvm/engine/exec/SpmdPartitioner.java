@@ -98,11 +98,32 @@ public final class SpmdPartitioner {
       ShardingOracle oracle,
       Communicator comm,
       int devices) {
+    return partition(global, argLayouts, Map.of(), oracle, comm, devices);
+  }
+
+  /**
+   * {@link #partition} where some variables are laid out already ({@code placed}: an earlier
+   * compile of another graph cut them to slices; they hold their whole values now, for the trace).
+   * They keep their layouts; consumers needing others get redistributions.
+   */
+  public static Result partition(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      Map<Variable, TensorLayout> placed,
+      ShardingOracle oracle,
+      Communicator comm,
+      int devices) {
     if (argLayouts.size() != global.arity()) {
       throw MsException.valueError(
           "The graph takes " + global.arity() + " inputs but " + argLayouts.size() + " layouts");
     }
     SpmdPartitioner p = new SpmdPartitioner(global, argLayouts, oracle, comm, devices);
+    for (Variable v : global.variables()) {
+      TensorLayout l = placed.get(v);
+      if (l != null) {
+        p.varLayouts.put(v, l);
+      }
+    }
     p.run();
     Ref[] outs = new Ref[global.outputRefs().length];
     for (int i = 0; i < outs.length; i++) {
@@ -328,6 +349,18 @@ public final class SpmdPartitioner {
 
   private static boolean isSplit(TensorLayout layout) {
     return IntStream.range(0, layout.rank()).anyMatch(layout::isSplit);
+  }
+
+  /**
+   * The whole value of a variable holding {@code rank}'s slice under {@code layout}: an AllGather
+   * of every rank's slice (a collective: every rank of the world calls it, in the same order).
+   */
+  public static Tensor gatherWhole(Communicator comm, Tensor slice, TensorLayout layout) {
+    Tensor f = slice.dtype() == DType.FLOAT32 ? slice : slice.astype(DType.FLOAT32);
+    float[] gathered = new float[f.floats().length * comm.size()];
+    comm.allGather(f.floats(), gathered, comm.worldGroup());
+    Tensor whole = Tensor.ofFloats(layout.shape(), layout.wholeFrom(gathered));
+    return slice.dtype() == DType.FLOAT32 ? whole : whole.astype(slice.dtype());
   }
 
   /** {@code rank}'s slice of {@code full} (any dtype; computed in float32 for non-float types). */

@@ -215,6 +215,28 @@ public record TensorLayout(DeviceMatrix deviceMatrix, List<Integer> tensorMap, S
     return List.copyOf(out);
   }
 
+  /**
+   * The whole row-major tensor from every rank's slice: {@code gathered} holds the slices of ranks
+   * {@code 0..n-1} one after another (an AllGather over the device matrix's ranks, in rank order).
+   */
+  public float[] wholeFrom(float[] gathered) {
+    int[] len = sliceShape().toArray();
+    int count = (int) sliceShape().size();
+    List<Integer> ranks = deviceMatrix.rankList();
+    if (gathered.length != (long) count * ranks.size()) {
+      throw MsException.valueError(
+          "Expected " + ranks.size() + " slices of " + count + " elements, got " + gathered.length);
+    }
+    float[] whole = new float[(int) shape.size()];
+    float[] block = new float[count];
+    for (int i = 0; i < ranks.size(); i++) {
+      System.arraycopy(gathered, i * count, block, 0, count);
+      int[] begin = sliceRanges(ranks.get(i)).stream().mapToInt(SliceRange::begin).toArray();
+      SliceCopy.pasteBlock(whole, shape.toArray(), begin, block, len);
+    }
+    return whole;
+  }
+
   /** {@code rank}'s slice of the row-major tensor {@code full}, row-major. */
   public float[] sliceOf(float[] full, int rank) {
     if (full.length != shape.size()) {

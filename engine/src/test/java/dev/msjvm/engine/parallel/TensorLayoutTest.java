@@ -20,6 +20,25 @@ class TensorLayoutTest {
 
   private static final DeviceMatrix DM_2x4 = DeviceMatrix.of(2, 4);
 
+  /**
+   * The seed's fc1 layout (split 4 ways, repeated twice): every rank's slice, gathered, is the
+   * whole.
+   */
+  @Test
+  void wholeFromUndoesSliceOf() {
+    TensorLayout l = TensorLayout.of(DeviceMatrix.of(2, 4, 1), new int[] {1, 0}, 8, 3);
+    float[] whole = new float[24];
+    for (int i = 0; i < whole.length; i++) {
+      whole[i] = i;
+    }
+    float[] gathered = new float[8 * 6];
+    for (int r = 0; r < 8; r++) {
+      System.arraycopy(l.sliceOf(whole, r), 0, gathered, r * 6, 6);
+    }
+    assertArrayEquals(whole, l.wholeFrom(gathered));
+    assertThrows(MsException.class, () -> l.wholeFrom(new float[47]));
+  }
+
   @Test
   void deviceMatrixIsRowMajorWithTheLastAxisFastest() {
     assertEquals(List.of(1, 2), DM_2x4.coordinateOf(6));

@@ -84,9 +84,9 @@ def call(cell, args):
         inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
         outs = [tensor._wrap(o.java) for o in h.runGraph(graph, inputs)]  # pylint: disable=protected-access
         return _rebuild(template, outs)
-    _broadcast_before_compile(cell)
     if _partitioned():
         return _compile_partitioned(cell, args, key, cache)
+    _broadcast_before_compile(cell)
     traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
               for a in args]
     leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
@@ -138,6 +138,8 @@ def _compile_partitioned(cell, args, key, cache):
         else:
             global_args.append(a)
     params = list(cell.get_parameters())
+    h.wholeParameters([p._java for p in params])  # pylint: disable=protected-access
+    _broadcast_before_compile(cell)
     saved = [p.value() for p in params]
     traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
               for a in global_args]
