@@ -50,50 +50,33 @@ class Mlp(nn.Cell):
         return self.dense3(self.relu(self.dense2(self.relu(self.dense1(self.flatten(x))))))
 
 
-class SeedNetwork(nn.Cell):
-    """Seed 004's network: Flatten, MatMul 784x512, ReLU, MatMul 512x512, ReLU, MatMul 512x10."""
-
-    def __init__(self):
-        super().__init__()
-        self.flatten = ops.Flatten()
-        self.fc1_weight = ms.Parameter(ms.common.initializer.initializer("normal", [784, 512], ms.float32))
-        self.fc2_weight = ms.Parameter(ms.common.initializer.initializer("normal", [512, 512], ms.float32))
-        self.fc3_weight = ms.Parameter(ms.common.initializer.initializer("normal", [512, 10], ms.float32))
-        self.matmul1, self.relu1 = ops.MatMul(), ops.ReLU()
-        self.matmul2, self.relu2 = ops.MatMul(), ops.ReLU()
-        self.matmul3 = ops.MatMul()
-
-    def construct(self, x):
-        x = self.relu1(self.matmul1(self.flatten(x), self.fc1_weight))
-        x = self.relu2(self.matmul2(x, self.fc2_weight))
-        return self.matmul3(x, self.fc3_weight)
-
-
 if mode == "seed":
-    net = SeedNetwork()
-    if ranks > 1:
-        net.matmul1.shard(((2, 4), (4, 1)))
-        net.relu1.shard(((4, 1),))
-        net.matmul2.shard(((1, 8), (8, 1)))
-        net.relu2.shard(((8, 1),))
+    # The conformance cases' copy of seed 004's network (Flatten, MatMul 784x512, ReLU, MatMul
+    # 512x512, ReLU, MatMul 512x10) with its strategies.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "conformance-tests", "src", "test", "resources", "cases"))
+    from _par_common import seeded_net, SEED_STRATEGIES
+    net = seeded_net(SEED_STRATEGIES if ranks > 1 else None)
 else:
     net = Mlp()
 step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
                            nn.SGD(net.trainable_params(), 0.01))
 x = ops.ones((local, 1, 28, 28), ms.float32) * 0.5
 y = ms.Tensor([i % 10 for i in range(local)], ms.int32)
-comm_ms = None
 if ranks > 1:
     from mindspore._host import host
     comm_ms = host().collectiveMillis
+else:
+    def comm_ms():
+        return 0.0
 times, comm = [], []
 for i in range(20 + steps):
-    c0 = comm_ms() if comm_ms else 0.0
+    c0 = comm_ms()
     t0 = time.perf_counter()
     loss = step(x, y)
     loss.item()
     times.append(time.perf_counter() - t0)
-    comm.append((comm_ms() if comm_ms else 0.0) - c0)
+    comm.append(comm_ms() - c0)
 median = statistics.median(times[20:]) * 1000
 if rank == 0:
     print(f"RESULT mode={mode} ranks={ranks} global_batch={global_batch} ms_per_step={median:.2f} "

@@ -19,3 +19,8 @@ def rank_slice(full, layout, rank):
         part = 0 if axis == -1 else coords[axis]
         index.append(slice(part * slice_shape[dim], (part + 1) * slice_shape[dim]))
     return full[tuple(index)]
+
+
+def losses_match(got, ref, rel=1e-5):
+    """Whether two per-step loss sequences have the same length and agree within ``rel``, relative."""
+    return len(got) == len(ref) and all(abs(a - b) <= rel * abs(b) for a, b in zip(got, ref))

@@ -93,8 +93,8 @@ final class CommGroup {
   Call begin(int groupRank, CallSpec spec) {
     checkUsable(spec);
     long seq = nextSeq.getAndIncrement(groupRank);
-    long deadline = System.nanoTime() + world.timeoutNanos();
-    return new Call(groupRank, seq, slots[(int) (seq & 1)], spec, deadline);
+    long now = System.nanoTime();
+    return new Call(groupRank, seq, slots[(int) (seq & 1)], spec, now, now + world.timeoutNanos());
   }
 
   /** Unparks every rank waiting on this group, so it re-checks abort and broken state. */
@@ -149,13 +149,15 @@ final class CommGroup {
     final long seq;
     final Slot slot;
     final CallSpec spec;
+    private final long started;
     private final long deadline;
 
-    Call(int groupRank, long seq, Slot slot, CallSpec spec, long deadline) {
+    Call(int groupRank, long seq, Slot slot, CallSpec spec, long started, long deadline) {
       this.groupRank = groupRank;
       this.seq = seq;
       this.slot = slot;
       this.spec = spec;
+      this.started = started;
       this.deadline = deadline;
     }
 
@@ -188,19 +190,27 @@ final class CommGroup {
       }
     }
 
-    /** Phase 2 without waiting: this rank's own buffer is not read by anyone else. */
-    void leave() {
+    /**
+     * Phase 2 without waiting: this rank's own buffer is not read by anyone else. Returns the
+     * nanoseconds since {@link #begin}.
+     */
+    long leave() {
       arrive(2);
+      return System.nanoTime() - started;
     }
 
-    /** Phase 2: waits until no rank reads or writes any published buffer any more. */
-    void finish() {
+    /**
+     * Phase 2: waits until no rank reads or writes any published buffer any more. Returns the
+     * nanoseconds since {@link #begin} (waiting for the other members included).
+     */
+    long finish() {
       arrive(2);
       await(2);
       if (broken != null) {
         // A member left half-way; its buffer may have changed under us.
         checkUsable(spec);
       }
+      return System.nanoTime() - started;
     }
 
     private long target(int phase) {

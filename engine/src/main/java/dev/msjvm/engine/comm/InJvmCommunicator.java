@@ -162,7 +162,6 @@ final class InJvmCommunicator implements Communicator {
       g.checkUsable(spec);
       return;
     }
-    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(buf, offset);
     // This rank alone owns elements [lo, hi) of every buffer: it reads them from all ranks, folds
@@ -170,8 +169,8 @@ final class InJvmCommunicator implements Communicator {
     int lo = chunkStart(count, n, gr);
     int hi = chunkStart(count, n, gr + 1);
     op.foldInPlace(call.slot.bufs, call.slot.offs, n, lo, hi - lo);
-    call.finish(); // our buffer is complete once every rank has written its share
-    collectiveNanos += System.nanoTime() - t0;
+    collectiveNanos +=
+        call.finish(); // our buffer is complete once every rank has written its share
   }
 
   @Override
@@ -192,15 +191,13 @@ final class InJvmCommunicator implements Communicator {
       send = copyOf(send, sendOffset, count);
       sendOffset = 0;
     }
-    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(send, sendOffset);
     for (int i = 0; i < n; i++) {
       int q = (gr + i) % n; // staggered, so ranks do not all stream the same source at once
       System.arraycopy(call.slot.bufs[q], call.slot.offs[q], recv, recvOffset + q * count, count);
     }
-    call.finish();
-    collectiveNanos += System.nanoTime() - t0;
+    collectiveNanos += call.finish();
   }
 
   @Override
@@ -227,12 +224,10 @@ final class InJvmCommunicator implements Communicator {
       send = copyOf(send, sendOffset, n * count);
       sendOffset = 0;
     }
-    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(send, sendOffset);
     op.fold(call.slot.bufs, call.slot.offs, n, gr * count, count, recv, recvOffset);
-    call.finish();
-    collectiveNanos += System.nanoTime() - t0;
+    collectiveNanos += call.finish();
   }
 
   @Override
@@ -254,15 +249,13 @@ final class InJvmCommunicator implements Communicator {
       send = copyOf(send, sendOffset, (int) total);
       sendOffset = 0;
     }
-    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(send, sendOffset);
     for (int q = 0; q < n; q++) {
       System.arraycopy(
           call.slot.bufs[q], call.slot.offs[q] + gr * chunk, recv, recvOffset + q * chunk, chunk);
     }
-    call.finish();
-    collectiveNanos += System.nanoTime() - t0;
+    collectiveNanos += call.finish();
   }
 
   @Override
@@ -280,16 +273,13 @@ final class InJvmCommunicator implements Communicator {
       g.checkUsable(spec);
       return;
     }
-    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(buf, offset);
     if (gr == root) {
-      call.finish(); // the others read our buffer until they all arrive
-      collectiveNanos += System.nanoTime() - t0;
+      collectiveNanos += call.finish(); // the others read our buffer until they all arrive
     } else {
       System.arraycopy(call.slot.bufs[root], call.slot.offs[root], buf, offset, count);
-      call.leave();
-      collectiveNanos += System.nanoTime() - t0;
+      collectiveNanos += call.leave();
     }
   }
 
@@ -302,11 +292,9 @@ final class InJvmCommunicator implements Communicator {
       g.checkUsable(spec);
       return;
     }
-    long t0 = System.nanoTime();
     CommGroup.Call call = g.begin(gr, spec);
     call.publishAndMatch(null, 0);
-    call.leave();
-    collectiveNanos += System.nanoTime() - t0;
+    collectiveNanos += call.leave();
   }
 
   // ---- point to point ----

@@ -223,12 +223,12 @@ public final class Graph {
     return nodes;
   }
 
-  /** Where each result comes from. */
   /** The variables the nodes read or write, in first-use order. */
   List<Variable> variables() {
     return List.of(variables);
   }
 
+  /** Where each result comes from. */
   Ref[] outputRefs() {
     return outputs.clone();
   }

@@ -131,7 +131,7 @@ public final class SpmdPartitioner {
     }
     for (Map.Entry<Variable, TensorLayout> e : p.varLayouts.entrySet()) {
       Tensor full = e.getKey().current();
-      if (full.shape().equals(e.getValue().shape()) && isSplit(e.getValue())) {
+      if (full.shape().equals(e.getValue().shape()) && e.getValue().isSliced()) {
         e.getKey().set(slice(full, e.getValue(), p.rank));
       }
     }
@@ -204,7 +204,7 @@ public final class SpmdPartitioner {
       case Arg a -> argLayouts.get(a.index());
       case Out o -> layouts[o.node()][o.index()];
       case Var v -> varLayouts.get(v.variable());
-      case Const c -> replicated(node.inShapes()[i]);
+      case Const c -> TensorLayout.whole(DeviceMatrix.of(devices), node.inShapes()[i]);
     };
   }
 
@@ -216,7 +216,7 @@ public final class SpmdPartitioner {
         return r;
       }
       case Const c -> {
-        return isSplit(need) ? new Const(slice(c.value(), need, rank)) : r;
+        return need.isSliced() ? new Const(slice(c.value(), need, rank)) : r;
       }
       case Out o when current == null && pendingLoads.containsKey(o.node()) -> {
         place(pendingLoads.remove(o.node()), need, node);
@@ -339,16 +339,6 @@ public final class SpmdPartitioner {
       }
     }
     return attrs;
-  }
-
-  private TensorLayout replicated(Shape shape) {
-    int[] map = new int[shape.rank()];
-    java.util.Arrays.fill(map, -1);
-    return TensorLayout.of(DeviceMatrix.of(devices), map, shape.toArray());
-  }
-
-  private static boolean isSplit(TensorLayout layout) {
-    return IntStream.range(0, layout.rank()).anyMatch(layout::isSplit);
   }
 
   /**

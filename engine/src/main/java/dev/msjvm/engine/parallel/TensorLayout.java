@@ -41,6 +41,11 @@ public record TensorLayout(DeviceMatrix deviceMatrix, List<Integer> tensorMap, S
     return new TensorLayout(deviceMatrix, tensorMap, shape);
   }
 
+  /** The layout in which every rank of {@code deviceMatrix} holds the whole tensor. */
+  public static TensorLayout whole(DeviceMatrix deviceMatrix, Shape shape) {
+    return new TensorLayout(deviceMatrix, java.util.Collections.nCopies(shape.rank(), -1), shape);
+  }
+
   /** {@code of(DeviceMatrix.of(2, 4), new int[] {1, -1}, 8, 6)}. */
   public static TensorLayout of(DeviceMatrix deviceMatrix, int[] tensorMap, int... shape) {
     return new TensorLayout(deviceMatrix, LayoutAlgebra.toList(tensorMap), Shape.of(shape));
@@ -145,6 +150,11 @@ public record TensorLayout(DeviceMatrix deviceMatrix, List<Integer> tensorMap, S
 
   public boolean isSplit(int dim) {
     return tensorMap.get(dim) != -1;
+  }
+
+  /** Whether some dimension is split (a rank holds less than the whole tensor). */
+  public boolean isSliced() {
+    return tensorMap.stream().anyMatch(m -> m != -1);
   }
 
   /** The device axis (index into the device matrix shape) splitting {@code dim}, or -1. */

@@ -183,9 +183,9 @@ def _save_plan(cell, plan):
     folder = os.path.join(context.get_context("save_graphs_path") or ".", f"rank_{get_rank()}")
     os.makedirs(folder, exist_ok=True)
     k = 0
-    while os.path.exists(os.path.join(folder, f"parallel_plan_{type(cell).__name__}_{k}.txt")):
+    while os.path.exists(path := os.path.join(folder, f"parallel_plan_{type(cell).__name__}_{k}.txt")):
         k += 1
-    with open(os.path.join(folder, f"parallel_plan_{type(cell).__name__}_{k}.txt"), "w", encoding="utf-8") as f:
+    with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(plan.plan()) + "\n")
 
 

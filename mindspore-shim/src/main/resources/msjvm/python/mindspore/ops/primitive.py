@@ -54,7 +54,7 @@ def _with_strategy(prim, call, args, kwargs):
     extra = [k for key in ("in_strategy", "out_strategy") if prim.attrs.get(key) is not None
              for k in (key, prim.attrs[key])]
     h = host()
-    h.pushCallAttrs([prim.name] + list(getattr(prim, "_engine_names", ())), extra)
+    h.pushCallAttrs([prim.name], extra)
     try:
         return call(prim, *args, **kwargs)
     finally:
@@ -64,7 +64,8 @@ def _with_strategy(prim, call, args, kwargs):
 def _with_amp(call):
     """``call`` (a primitive class's ``__call__``) under mixed precision: a primitive marked by
     O1's white list (``_amp_cast``) or chosen by the active ``auto`` strategy gets its
-    floating-point inputs cast to the compute type and, where asked, its outputs to float32."""
+    floating-point inputs cast to the compute type and, where asked, its outputs to float32. A
+    sharded primitive (``in_strategy``) also runs under ``_with_strategy``."""
     def amp_call(self, *args, **kwargs):
         if "in_strategy" in self.attrs:
             return _with_strategy(self, amp_call_inner, args, kwargs)

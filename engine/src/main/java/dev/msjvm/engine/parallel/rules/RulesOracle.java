@@ -7,6 +7,7 @@ import dev.msjvm.engine.parallel.NodeSharding;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -78,30 +79,18 @@ public final class RulesOracle implements ShardingOracle {
    */
   private static NodeSharding updateInPlace(
       TensorLayout param, List<Shape> inputShapes, List<Shape> outputShapes) {
-    List<TensorLayout> in = new ArrayList<>();
-    List<List<Integer>> strategy = new ArrayList<>();
-    for (Shape shape : inputShapes) {
-      TensorLayout l = shape.equals(param.shape()) ? param : whole(param, shape);
-      in.add(l);
-      List<Integer> row = new ArrayList<>();
-      for (int d = 0; d < shape.rank(); d++) {
-        row.add(l.splitCount(d));
-      }
-      strategy.add(row);
-    }
-    List<TensorLayout> out = new ArrayList<>();
-    List<NodeSharding.Partial> partial = new ArrayList<>();
-    for (Shape shape : outputShapes) {
-      out.add(shape.equals(param.shape()) ? param : whole(param, shape));
-      partial.add(null);
-    }
-    return new NodeSharding(strategy, in, out, partial);
+    List<TensorLayout> in = inputShapes.stream().map(shape -> stateLayout(param, shape)).toList();
+    List<TensorLayout> out = outputShapes.stream().map(shape -> stateLayout(param, shape)).toList();
+    return new NodeSharding(
+        in.stream().map(TensorLayout::strategy).toList(),
+        in,
+        out,
+        Collections.nCopies(out.size(), null));
   }
 
-  private static TensorLayout whole(TensorLayout on, Shape shape) {
-    int[] map = new int[shape.rank()];
-    java.util.Arrays.fill(map, -1);
-    return TensorLayout.of(on.deviceMatrix(), map, shape.toArray());
+  /** The parameter's layout for a parameter-shaped state, the whole tensor for anything else. */
+  private static TensorLayout stateLayout(TensorLayout param, Shape shape) {
+    return shape.equals(param.shape()) ? param : TensorLayout.whole(param.deviceMatrix(), shape);
   }
 
   /**
@@ -113,17 +102,8 @@ public final class RulesOracle implements ShardingOracle {
     if (OptimizerRules.isUpdate(op)) {
       return false;
     }
-    return current.stream().allMatch(l -> l == null || !isSplit(l))
+    return current.stream().allMatch(l -> l == null || !l.isSliced())
         || current.stream().anyMatch(Objects::isNull);
-  }
-
-  private static boolean isSplit(TensorLayout l) {
-    for (int d = 0; d < l.rank(); d++) {
-      if (l.isSplit(d)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static NodeSharding.Partial toNodePartial(String op, Partial p) {
