@@ -4,6 +4,7 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.tensor.FloatPool;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.List;
 
@@ -36,8 +37,12 @@ public final class CollectiveOps {
             throw MsException.typeError(
                 "For 'AllReduce', the input must be a numeric tensor, but got Bool.");
           }
-          Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
-          comm.allReduce(buf.floats(), op, c.attrs().string("group"));
+          Tensor f = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+          // Out of place: every rank folds its share of the group's inputs straight into the
+          // group's outputs (pooled: in a replayed step, storage the previous step used).
+          float[] out = FloatPool.uninitialized(f.size());
+          comm.allReduce(f.floats(), 0, out, 0, f.size(), op, c.attrs().string("group"));
+          Tensor buf = Tensor.ofFloats(x.shape(), out);
           return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
         },
         null,

@@ -125,12 +125,19 @@ final class CommGroup {
     final float[][] bufs;
     final int[] offs;
 
+    /** Output buffers of calls that have one apart from the input (an out-of-place AllReduce). */
+    final float[][] recvBufs;
+
+    final int[] recvOffs;
+
     Slot(int n) {
       marks = new AtomicLongArray(n);
       waiters = new AtomicReferenceArray<>(n);
       specs = new CallSpec[n];
       bufs = new float[n][];
       offs = new int[n];
+      recvBufs = new float[n][];
+      recvOffs = new int[n];
     }
 
     void wake() {
@@ -167,6 +174,13 @@ final class CommGroup {
 
     /** Phase 1: publishes this rank's spec and buffer, waits for all, checks the specs agree. */
     void publishAndMatch(float[] buf, int offset) {
+      publishAndMatch(buf, offset, null, 0);
+    }
+
+    /** {@link #publishAndMatch(float[], int)} publishing an output buffer too. */
+    void publishAndMatch(float[] buf, int offset, float[] recv, int recvOffset) {
+      slot.recvBufs[groupRank] = recv;
+      slot.recvOffs[groupRank] = recvOffset;
       slot.specs[groupRank] = spec;
       slot.bufs[groupRank] = buf;
       slot.offs[groupRank] = offset;

@@ -79,6 +79,25 @@ public interface Communicator {
   /** In place: {@code buf[offset, offset+count)} becomes the reduction over the group. */
   void allReduce(float[] buf, int offset, int count, ReduceOp op, String group);
 
+  /**
+   * Out of place: {@code recv[recvOffset, +count)} becomes the reduction over the group of every
+   * rank's {@code send[sendOffset, +count)}; {@code send} is left as it was (unless it is {@code
+   * recv} at the same offset: then this is the in-place call).
+   */
+  default void allReduce(
+      float[] send,
+      int sendOffset,
+      float[] recv,
+      int recvOffset,
+      int count,
+      ReduceOp op,
+      String group) {
+    if (send != recv || sendOffset != recvOffset) {
+      System.arraycopy(send, sendOffset, recv, recvOffset, count);
+    }
+    allReduce(recv, recvOffset, count, op, group);
+  }
+
   default void allReduce(float[] buf, ReduceOp op, String group) {
     allReduce(buf, 0, buf.length, op, group);
   }

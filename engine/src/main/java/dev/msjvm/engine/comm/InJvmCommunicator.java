@@ -153,24 +153,46 @@ final class InJvmCommunicator implements Communicator {
 
   @Override
   public void allReduce(float[] buf, int offset, int count, ReduceOp op, String group) {
+    allReduce(buf, offset, buf, offset, count, op, group);
+  }
+
+  @Override
+  public void allReduce(
+      float[] send,
+      int sendOffset,
+      float[] recv,
+      int recvOffset,
+      int count,
+      ReduceOp op,
+      String group) {
     CommGroup g = lookup(group);
     CallSpec spec = new CallSpec("AllReduce", requireOp(op), count, -1);
-    spec.checkRange(group, "buffer", buf, offset, count);
+    spec.checkRange(group, "send", send, sendOffset, count);
+    spec.checkRange(group, "recv", recv, recvOffset, count);
     int gr = member(g, spec);
     int n = g.size();
     if (n == 1) {
       g.checkUsable(spec);
+      if (send != recv || sendOffset != recvOffset) {
+        System.arraycopy(send, sendOffset, recv, recvOffset, count);
+      }
       return;
     }
+    boolean inPlace = send == recv && sendOffset == recvOffset;
+    if (!inPlace && CallSpec.overlaps(send, sendOffset, count, recv, recvOffset, count)) {
+      send = copyOf(send, sendOffset, count);
+      sendOffset = 0;
+    }
     CommGroup.Call call = g.begin(gr, spec);
-    call.publishAndMatch(buf, offset);
-    // This rank alone owns elements [lo, hi) of every buffer: it reads them from all ranks, folds
-    // them and writes the result back into all ranks, so no scratch and no third barrier needed.
+    call.publishAndMatch(send, sendOffset, recv, recvOffset);
+    // This rank alone owns elements [lo, hi): it reads them from every rank's input, folds them
+    // and writes the result into every rank's output (which may be the input), so no scratch and
+    // no third barrier are needed.
     int lo = chunkStart(count, n, gr);
     int hi = chunkStart(count, n, gr + 1);
-    op.foldInPlace(call.slot.bufs, call.slot.offs, n, lo, hi - lo);
-    collectiveNanos +=
-        call.finish(); // our buffer is complete once every rank has written its share
+    op.foldInto(
+        call.slot.bufs, call.slot.offs, call.slot.recvBufs, call.slot.recvOffs, n, lo, hi - lo);
+    collectiveNanos += call.finish(); // our output is complete once every rank wrote its share
   }
 
   @Override

@@ -99,16 +99,18 @@ public enum ReduceOp {
   }
 
   /**
-   * In place on every buffer: {@code bufs[q][offs[q] + from + i]} becomes the fold over all q, for
-   * {@code i < len}. Each tile is read from all buffers before it is written back to all of them,
-   * so the range {@code [from, from + len)} must be touched by no one else meanwhile.
+   * For {@code i < len}: {@code dsts[q][dstOffs[q] + from + i]} becomes the fold over all p of
+   * {@code srcs[p][offs[p] + from + i]}, for every q. Each tile is read from all sources before it
+   * is written to all destinations, so a destination may be its own source (an in-place AllReduce);
+   * the range must be touched by no one else meanwhile.
    */
-  void foldInPlace(float[][] bufs, int[] offs, int n, int from, int len) {
+  void foldInto(
+      float[][] srcs, int[] offs, float[][] dsts, int[] dstOffs, int n, int from, int len) {
     float[] tile = new float[Math.min(TILE, len)];
     for (int t = 0; t < len; t += TILE) {
-      int m = foldTile(bufs, offs, n, from + t, len - t, tile);
+      int m = foldTile(srcs, offs, n, from + t, len - t, tile);
       for (int q = 0; q < n; q++) {
-        System.arraycopy(tile, 0, bufs[q], offs[q] + from + t, m);
+        System.arraycopy(tile, 0, dsts[q], dstOffs[q] + from + t, m);
       }
     }
   }

@@ -21,6 +21,7 @@ import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.TensorRedistribution;
 import dev.msjvm.engine.parallel.rules.Layouts;
+import dev.msjvm.engine.tensor.FloatPool;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
@@ -389,9 +390,10 @@ public final class SpmdPartitioner {
         "AllReduce",
         c -> {
           Tensor x = c.in(0);
-          Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
-          float[] data = buf.floats();
-          comm.allReduce(data, op, group);
+          Tensor f = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+          float[] data = FloatPool.uninitialized(f.size());
+          comm.allReduce(f.floats(), 0, data, 0, data.length, op, group);
+          Tensor buf = Tensor.ofFloats(x.shape(), data);
           if (reduce.equals("mean")) {
             float inv = 1.0f / size;
             for (int k = 0; k < data.length; k++) {

@@ -51,7 +51,13 @@ final class ArrayOps {
             }),
         OpDef.of(
             "Cast",
-            c -> one(c.in(0).astype(DType.valueOf(c.attrs().string("dtype")))),
+            c -> {
+              // A cast to the dtype the tensor has is the tensor itself (MindSpore's graph compiler
+              // removes it); tensors are immutable and a variable's aliases are tracked, so no
+              // copy is needed.
+              DType target = DType.valueOf(c.attrs().string("dtype"));
+              return one(c.in(0).dtype() == target ? c.in(0) : c.in(0).astype(target));
+            },
             g ->
                 one(
                     g.in(0).dtype().isFloat()

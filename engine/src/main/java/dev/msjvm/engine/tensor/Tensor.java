@@ -210,6 +210,18 @@ public final class Tensor {
 
   /** This tensor's values converted to {@code target}, as {@code Tensor.astype} does. */
   public Tensor astype(DType target) {
+    if (data instanceof float[] f && target == DType.FLOAT32) {
+      // float32 from float32/float16/bfloat16: every value is exact in float32 (the common Cast
+      // of a traced step, which the element-wise loop below made the hottest kernel).
+      return new Tensor(target, shape, f.clone());
+    }
+    if (data instanceof float[] f && target == DType.FLOAT64) {
+      double[] d = new double[f.length];
+      for (int i = 0; i < f.length; i++) {
+        d[i] = f[i];
+      }
+      return new Tensor(target, shape, d);
+    }
     Tensor t = zeros(target, shape);
     int n = size();
     for (int i = 0; i < n; i++) {

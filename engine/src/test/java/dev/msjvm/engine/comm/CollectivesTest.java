@@ -79,6 +79,39 @@ class CollectivesTest {
     }
   }
 
+  /**
+   * Out of place (odd ranks) and in place (even ranks) in one call: every output holds the fold,
+   * the out-of-place inputs are untouched, and offsets are honoured.
+   */
+  @ParameterizedTest(name = "{2} on {0} ranks, {1} elements")
+  @MethodSource("shapesAndOps")
+  void allReduceOutOfPlaceLeavesTheInput(int n, int count, ReduceOp op) {
+    float[][] in = inputs(n, count, 5);
+    float[] expected = serialReduce(in, 0, count, op);
+    List<float[][]> got =
+        RankThreads.runAll(
+            world(n),
+            comm -> {
+              float[] send = new float[count + 2];
+              System.arraycopy(in[comm.rank()], 0, send, 1, count);
+              if (comm.rank() % 2 == 0) {
+                comm.allReduce(send, 1, send, 1, count, op, WORLD);
+                return new float[][] {Arrays.copyOfRange(send, 1, count + 1), null};
+              }
+              float[] recv = new float[count + 3];
+              comm.allReduce(send, 1, recv, 3, count, op, WORLD);
+              return new float[][] {
+                Arrays.copyOfRange(recv, 3, count + 3), Arrays.copyOfRange(send, 1, count + 1)
+              };
+            });
+    for (int r = 0; r < n; r++) {
+      assertArrayEquals(expected, got.get(r)[0], "rank " + r);
+      if (got.get(r)[1] != null) {
+        assertArrayEquals(in[r], got.get(r)[1], "rank " + r + "'s input");
+      }
+    }
+  }
+
   @ParameterizedTest(name = "{2} on {0} ranks, {1} elements")
   @MethodSource("shapesAndOps")
   void reduceScatterGivesEachRankItsReducedChunk(int n, int count, ReduceOp op) {

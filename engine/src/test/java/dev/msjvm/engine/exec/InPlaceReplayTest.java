@@ -130,6 +130,38 @@ class InPlaceReplayTest {
     }
   }
 
+  /**
+   * A Cast to the dtype a tensor has is the tensor itself (no copy), so a Cast of a parameter read
+   * before its update aliases the variable: the update must not show through it.
+   */
+  @Test
+  void aSameDtypeCastOfAParameterKeepsTheValueItRead() {
+    int n = 1500;
+    Variable w = new Variable("w", floats(n, 3f, 0.01f));
+    Tensor x = floats(n, 1f, 0f);
+    Attrs toF32 = Attrs.of("dtype", "FLOAT32");
+    Tensor eager = rt.apply("Cast", toF32, w)[0];
+    assertSame(w.current().floatStorage(), eager.floatStorage(), "no copy");
+    Tape tape = rt.push();
+    Tensor xa = leaf(tape, x);
+    Tensor cast = rt.apply("Cast", toF32, w)[0];
+    sgd(w, xa, n);
+    Tensor twice = rt.apply("Add", Attrs.EMPTY, cast, cast)[0];
+    rt.pop(tape);
+    Graph g = Graph.compile(tape, List.of(xa), List.of(twice, cast));
+    float[] first = values(eager);
+    for (int step = 1; step <= 3; step++) {
+      float[] old = values(w.current());
+      List<Tensor> out = g.run(rt, List.of(x));
+      for (int i = 0; i < n; i += 97) {
+        assertEquals(2 * old[i], (float) out.get(0).getDouble(i), 0f);
+        assertEquals(old[i], (float) out.get(1).getDouble(i), 0f, "the returned Cast");
+        assertEquals(old[i] - 0.5f, (float) w.current().getDouble(i), 1e-6f);
+      }
+    }
+    assertArrayEquals(first, values(eager), "the eager Cast still holds the first value");
+  }
+
   @Test
   void anUpdatedParameterReturnedByTheGraphIsNotOverwrittenByTheNextReplay() {
     int n = 1024;

@@ -58,6 +58,20 @@ class TensorTest {
   }
 
   @Test
+  void floatAstypeKeepsValuesAndNeverSharesStorage() {
+    Tensor half = Tensor.of(DType.FLOAT16, Shape.of(3), List.of(0.1, -65504.0, 1e-7));
+    Tensor f32 = half.astype(DType.FLOAT32);
+    assertEquals(DType.FLOAT32, f32.dtype());
+    assertEquals(half.toList(), f32.toList());
+    Tensor same = f32.astype(DType.FLOAT32);
+    assertEquals(f32.toList(), same.toList());
+    assertEquals(false, same.sharesStorage(f32));
+    Tensor f64 = f32.astype(DType.FLOAT64);
+    assertEquals(f32.toList(), f64.toList());
+    assertEquals(DType.FLOAT64, f64.dtype());
+  }
+
+  @Test
   void astypeConvertsEveryElement() {
     Tensor f = Tensor.of(DType.FLOAT32, Shape.of(3), List.of(1.9, -1.9, 0.0));
     assertEquals(List.of(1L, -1L, 0L), f.astype(DType.INT32).toList());
