@@ -73,9 +73,10 @@ class LossLog(Callback):
         self.losses.append(run_context.original_args().net_outputs.item())
 
 
-def train(net, data, lr=1e-2):
-    """Model(net, CrossEntropyLoss, SGD(lr)).train(1, data); returns (model, the step losses)."""
-    model = Model(net, loss_fn=nn.CrossEntropyLoss(), optimizer=nn.SGD(net.trainable_params(), lr))
+def train(net, data, lr=1e-2, loss_fn=None):
+    """Model(net, loss_fn (default CrossEntropyLoss), SGD(lr)).train(1, data); returns (model, the step
+    losses)."""
+    model = Model(net, loss_fn=loss_fn or nn.CrossEntropyLoss(), optimizer=nn.SGD(net.trainable_params(), lr))
     log = LossLog()
     model.train(1, data, callbacks=[log])
     return model, log.losses

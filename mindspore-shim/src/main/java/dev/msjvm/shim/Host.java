@@ -120,6 +120,17 @@ public final class Host {
     return Tensor.fromBytes(DType.valueOf(dtype), new Shape(shape), raw);
   }
 
+  /**
+   * {@link #tensorFromBytes} converted to {@code target} (numpy's {@code astype}): how the shim
+   * turns plain nested Python lists, packed into an {@code array.array}, into a tensor of the dtype
+   * MindSpore gives them.
+   */
+  public Tensor tensorFromBytesAs(String dtype, List<Integer> shape, Value bytes, String target) {
+    Tensor t = tensorFromBytes(dtype, shape, bytes);
+    DType to = DType.valueOf(target);
+    return t.dtype() == to ? t : t.astype(to);
+  }
+
   /** {@code t} converted to {@code dtype} (a {@link DType} name), as MindSpore's {@code Cast}. */
   public Tensor tensorAstype(Object t, String dtype) {
     DType.valueOf(dtype);

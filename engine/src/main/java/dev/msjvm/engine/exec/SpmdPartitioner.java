@@ -29,7 +29,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 /**
  * Turns a graph traced on global shapes (forward, backward and optimizer update) into one rank's
@@ -183,9 +182,12 @@ public final class SpmdPartitioner {
       for (int i = 0; i < in.length; i++) {
         inShapes[i] = s.inputs().get(i).sliceShape();
       }
-      Shape[] outShapes = s.outputs().stream().map(TensorLayout::sliceShape).toArray(Shape[]::new);
-      Node localNode =
-          new Node(node.op(), localAttrs(node, outShapes), in, node.outputs(), inShapes, outShapes);
+      Shape[] outShapes = new Shape[node.outputs()];
+      for (int j = 0; j < outShapes.length; j++) {
+        outShapes[j] = kernelShape(s.outputs().get(j), s.partial().get(j));
+      }
+      Attrs attrs = localAttrs(node, s.localizer().local(node.attrs(), rank), outShapes);
+      Node localNode = new Node(node.op(), attrs, in, node.outputs(), inShapes, outShapes);
       int id = local.size();
       local.add(localNode);
       layouts[n] = s.outputs().toArray(new TensorLayout[0]);
@@ -284,21 +286,41 @@ public final class SpmdPartitioner {
     return new Out(id, 0);
   }
 
+  /**
+   * The shape a rank's kernel computes for an output: the output layout's slice, or for an output
+   * completed by a ReduceScatter the slice before scattering (its scattered dimension as many times
+   * larger as the group has ranks).
+   */
+  private Shape kernelShape(TensorLayout layout, NodeSharding.Partial partial) {
+    Shape slice = layout.sliceShape();
+    if (partial == null || !partial.reduceScatter()) {
+      return slice;
+    }
+    if (partial.scatterDim() != 0) {
+      // The communicator scatters contiguous blocks, which are blocks of dimension 0 only.
+      throw MsException.runtimeError(
+          "Parallel planning: a ReduceScatter along dimension "
+              + partial.scatterDim()
+              + " is not supported (only dimension 0).");
+    }
+    int[] dims = slice.toArray();
+    dims[0] *= partial.group(layout.deviceMatrix(), rank).size();
+    return Shape.of(dims);
+  }
+
   private Ref reduce(Ref out, TensorLayout layout, NodeSharding.Partial partial, Shape shape) {
-    DeviceMatrix dm = layout.deviceMatrix();
-    List<Integer> others =
-        IntStream.range(0, dm.axes())
-            .filter(a -> !partial.deviceAxes().contains(a))
-            .boxed()
-            .toList();
-    List<Integer> group = dm.devicesMatching(rank, others);
+    List<Integer> group = partial.group(layout.deviceMatrix(), rank);
     if (group.size() == 1) {
       return out;
     }
     String name = RedistributionExecutor.groupName(group);
     comm.createGroup(name, group);
+    String kind = partial.reduceScatter() ? "ReduceScatter" : "AllReduce";
+    Shape result = partial.reduceScatter() ? layout.sliceShape() : shape;
     plan.add(
-        "  AllReduce("
+        "  "
+            + kind
+            + "("
             + partial.reduce()
             + ") group "
             + group
@@ -307,10 +329,13 @@ public final class SpmdPartitioner {
             + ", "
             + 4L * shape.size()
             + " bytes");
-    OpDef op = allReduce(comm, name, partial.reduce(), group.size());
+    OpDef op =
+        partial.reduceScatter()
+            ? reduceScatter(comm, name, partial.reduce(), group.size(), result)
+            : allReduce(comm, name, partial.reduce(), group.size());
     int id = local.size();
     local.add(
-        new Node(op, Attrs.EMPTY, new Ref[] {out}, 1, new Shape[] {shape}, new Shape[] {shape}));
+        new Node(op, Attrs.EMPTY, new Ref[] {out}, 1, new Shape[] {shape}, new Shape[] {result}));
     return new Out(id, 0);
   }
 
@@ -329,9 +354,11 @@ public final class SpmdPartitioner {
     return layout == null ? node.outShapes() : new Shape[] {layout.sliceShape()};
   }
 
-  /** The node's attributes with output-shape attributes cut to the local slice. */
-  private static Attrs localAttrs(Node node, Shape[] outShapes) {
-    Attrs attrs = node.attrs();
+  /**
+   * {@code attrs} (the rule's localised attributes) with output-shape attributes still spelling the
+   * global output shape cut to the local slice.
+   */
+  private static Attrs localAttrs(Node node, Attrs attrs, Shape[] outShapes) {
     for (String key : SHAPE_ATTRS) {
       if (attrs.has(key)
           && node.outShapes().length > 0
@@ -377,30 +404,73 @@ public final class SpmdPartitioner {
         List.of());
   }
 
+  private static ReduceOp reduceOp(String reduce) {
+    return switch (reduce) {
+      case "sum", "mean" -> ReduceOp.SUM;
+      case "max" -> ReduceOp.MAX;
+      case "min" -> ReduceOp.MIN;
+      default -> throw MsException.valueError("Unknown partial reduction " + reduce);
+    };
+  }
+
+  /**
+   * The reduction of partial results over {@code group} with each member keeping its block of
+   * dimension 0 ({@code out} is the block's shape; "mean" divides by the group's size).
+   */
+  static OpDef reduceScatter(Communicator comm, String group, String reduce, int size, Shape out) {
+    ReduceOp op = reduceOp(reduce);
+    return completion(
+        "ReduceScatter",
+        reduce,
+        size,
+        (in, len) -> {
+          float[] recv = FloatPool.uninitialized(len / size);
+          comm.reduceScatter(in, recv, op, group);
+          return recv;
+        },
+        x -> out);
+  }
+
   /** The reduction of partial results over {@code group} ("mean": the sum divided by its size). */
   static OpDef allReduce(Communicator comm, String group, String reduce, int size) {
-    ReduceOp op =
-        switch (reduce) {
-          case "sum", "mean" -> ReduceOp.SUM;
-          case "max" -> ReduceOp.MAX;
-          case "min" -> ReduceOp.MIN;
-          default -> throw MsException.valueError("Unknown partial reduction " + reduce);
-        };
-    return new OpDef(
+    ReduceOp op = reduceOp(reduce);
+    return completion(
         "AllReduce",
+        reduce,
+        size,
+        (in, len) -> {
+          float[] recv = FloatPool.uninitialized(len);
+          comm.allReduce(in, 0, recv, 0, len, op, group);
+          return recv;
+        },
+        Tensor::shape);
+  }
+
+  /** One collective over float32 values (other dtypes are cast there and back). */
+  private interface FloatCollective {
+    float[] run(float[] in, int length);
+  }
+
+  private static OpDef completion(
+      String name,
+      String reduce,
+      int size,
+      FloatCollective collective,
+      java.util.function.Function<Tensor, Shape> outShape) {
+    return new OpDef(
+        name,
         c -> {
           Tensor x = c.in(0);
           Tensor f = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
-          float[] data = FloatPool.uninitialized(f.size());
-          comm.allReduce(f.floats(), 0, data, 0, data.length, op, group);
-          Tensor buf = Tensor.ofFloats(x.shape(), data);
+          float[] data = collective.run(f.floats(), f.size());
           if (reduce.equals("mean")) {
             float inv = 1.0f / size;
             for (int k = 0; k < data.length; k++) {
               data[k] *= inv;
             }
           }
-          return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
+          Tensor t = Tensor.ofFloats(outShape.apply(x), data);
+          return new Tensor[] {x.dtype() == DType.FLOAT32 ? t : t.astype(x.dtype())};
         },
         null,
         true,

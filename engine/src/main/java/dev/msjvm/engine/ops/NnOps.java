@@ -295,14 +295,23 @@ final class NnOps {
             c ->
                 one(
                     NnLosses.sparseSoftmaxCrossEntropyWithLogits(
-                        c.in(0), c.in(1), c.attrs().bool("is_grad", false))),
+                        c.in(0),
+                        c.in(1),
+                        c.attrs().bool("is_grad", false),
+                        c.attrs().integer("global_batch", c.in(0).shape().dim(0)))),
             g -> {
               Tensor grad = g.op("SparseSoftmaxCrossEntropyWithLogitsGrad", NONE, g.in(0), g.in(1));
               return new Tensor[] {g.op("Mul", NONE, grad, g.dout(0)), null};
             }),
         OpDef.of(
             "SparseSoftmaxCrossEntropyWithLogitsGrad",
-            c -> one(NnLosses.sparseSoftmaxCrossEntropyWithLogitsGrad(c.in(0), c.in(1))),
+            c ->
+                one(
+                    NnLosses.sparseSoftmaxCrossEntropyWithLogits(
+                        c.in(0),
+                        c.in(1),
+                        true,
+                        c.attrs().integer("global_batch", c.in(0).shape().dim(0)))),
             null));
   }
 

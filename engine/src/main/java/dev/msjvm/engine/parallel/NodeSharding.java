@@ -1,5 +1,8 @@
 package dev.msjvm.engine.parallel;
 
+import dev.msjvm.engine.ops.Attrs;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -20,29 +23,77 @@ public record NodeSharding(
     List<List<Integer>> strategy,
     List<TensorLayout> inputs,
     List<TensorLayout> outputs,
-    List<Partial> partial) {
+    List<Partial> partial,
+    Localizer localizer) {
 
   public NodeSharding {
     strategy = List.copyOf(strategy);
     inputs = List.copyOf(inputs);
     outputs = List.copyOf(outputs);
-    partial = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(partial));
+    partial = Collections.unmodifiableList(new ArrayList<>(partial));
     if (partial.size() != outputs.size()) {
       throw new IllegalArgumentException("one partial entry per output");
     }
+    localizer = localizer == null ? Localizer.SAME : localizer;
+  }
+
+  /** A sharding whose kernel runs with the call's own attributes on every rank. */
+  public NodeSharding(
+      List<List<Integer>> strategy,
+      List<TensorLayout> inputs,
+      List<TensorLayout> outputs,
+      List<Partial> partial) {
+    this(strategy, inputs, outputs, partial, Localizer.SAME);
+  }
+
+  /**
+   * The attributes a rank's kernel runs with on its slices (e.g. the global batch size a loss
+   * divides by, a Reshape's local shape); output-shape attributes are localised by the partitioner
+   * in any case.
+   */
+  @FunctionalInterface
+  public interface Localizer {
+    Attrs local(Attrs attrs, int rank);
+
+    Localizer SAME = (attrs, rank) -> attrs;
   }
 
   /**
    * Local results still to be reduced over the devices that differ only along {@code deviceAxes}
-   * (indices into the device matrix, counted from the left): {@code "sum"}, {@code "max"}, {@code
-   * "min"}, or {@code "mean"} (sum, then divided by the number of those devices).
+   * (indices into {@code devices}, counted from the left; null {@code devices}: the output layout's
+   * device matrix): {@code "sum"}, {@code "max"}, {@code "min"}, or {@code "mean"} (sum, then
+   * divided by the number of those devices). {@code scatterDim} is -1 for an AllReduce, or the
+   * output dimension a ReduceScatter splits among the group (the local result then has that
+   * dimension group-size times larger than the output layout's slice).
    */
-  public record Partial(List<Integer> deviceAxes, String reduce) {
+  public record Partial(
+      List<Integer> deviceAxes, String reduce, int scatterDim, DeviceMatrix devices) {
     public static final String SUM = "sum";
     public static final String MEAN = "mean";
 
     public Partial {
       deviceAxes = List.copyOf(deviceAxes);
+    }
+
+    /** An AllReduce over the output layout's device axes {@code deviceAxes}. */
+    public Partial(List<Integer> deviceAxes, String reduce) {
+      this(deviceAxes, reduce, -1, null);
+    }
+
+    public boolean reduceScatter() {
+      return scatterDim >= 0;
+    }
+
+    /** The ranks combining their partial results with {@code rank}, in group-rank order. */
+    public List<Integer> group(DeviceMatrix outputDevices, int rank) {
+      DeviceMatrix dm = devices == null ? outputDevices : devices;
+      List<Integer> others = new ArrayList<>();
+      for (int a = 0; a < dm.axes(); a++) {
+        if (!deviceAxes.contains(a)) {
+          others.add(a);
+        }
+      }
+      return dm.devicesMatching(rank, others);
     }
   }
 }

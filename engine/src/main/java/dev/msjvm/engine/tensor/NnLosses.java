@@ -61,6 +61,16 @@ public final class NnLosses {
    */
   public static Tensor sparseSoftmaxCrossEntropyWithLogits(
       Tensor logits, Tensor labels, boolean isGrad) {
+    return sparseSoftmaxCrossEntropyWithLogits(logits, labels, isGrad, logits.shape().dim(0));
+  }
+
+  /**
+   * {@link #sparseSoftmaxCrossEntropyWithLogits(Tensor, Tensor, boolean)} averaging over {@code
+   * batch} rows instead of the rows given: a rank holding a slice of the batch computes its rows'
+   * share of the whole batch's mean (the sum over ranks is the mean).
+   */
+  public static Tensor sparseSoftmaxCrossEntropyWithLogits(
+      Tensor logits, Tensor labels, boolean isGrad, int batch) {
     String op = "SparseSoftmaxCrossEntropyWithLogits";
     checkLogits(op, logits);
     if (labels.dtype() != DType.INT32 && labels.dtype() != DType.INT64) {
@@ -87,7 +97,7 @@ public final class NnLosses {
       total -= logp[(int) label];
       if (isGrad) {
         for (int k = 0; k < c; k++) {
-          grad.setDouble(r * c + k, (Math.exp(logp[k]) - (k == label ? 1 : 0)) / n);
+          grad.setDouble(r * c + k, (Math.exp(logp[k]) - (k == label ? 1 : 0)) / batch);
         }
       }
     }
@@ -95,7 +105,7 @@ public final class NnLosses {
       return grad;
     }
     Tensor loss = Tensor.zeros(logits.dtype(), Shape.scalar());
-    loss.setDouble(0, n == 0 ? Double.NaN : total / n);
+    loss.setDouble(0, batch == 0 ? Double.NaN : total / batch);
     return loss;
   }
 

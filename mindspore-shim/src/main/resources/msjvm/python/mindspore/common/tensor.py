@@ -9,6 +9,7 @@ import numbers
 
 from mindspore._host import host, to_python
 from mindspore.common import dtype as mstype
+from mindspore.common._nested import plain_tensor
 
 __all__ = ["Tensor"]
 
@@ -92,6 +93,13 @@ class Tensor:
                 input_data, (list, tuple, bool, numbers.Integral, numbers.Real)):
             raise TypeError(f"For 'Tensor', the type of 'input_data' should be one of '{_SUPPORTED_INPUT}', "
                             f"but got type '{type(input_data).__name__}'.")
+        if isinstance(input_data, (list, tuple)):
+            # Plain nested lists of bool/int/float are converted in bulk; anything else (and every
+            # error) takes the element-wise path below.
+            fast = plain_tensor(input_data, dtype.engine_name if dtype else None, "FLOAT32")
+            if fast is not None:
+                self._java = fast
+                return
         values, dims = _flatten(input_data, input_data)
         for v in values:
             if isinstance(v, numbers.Integral) and not _INT64_MIN <= int(v) <= _INT64_MAX:

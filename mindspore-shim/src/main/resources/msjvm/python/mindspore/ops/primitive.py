@@ -47,12 +47,22 @@ def _amp_cast_all(value, dtype):
     return value
 
 
+def _layout_lists(layouts):
+    """A recorded Layout strategy as the engine reads it: per tensor ``[device_matrix, map]``, the
+    map holding per dimension the list of device axes (counted from the right; ``[-1]``: whole)."""
+    return [[list(d["device_matrix"]),
+             [list(e) if isinstance(e, tuple) else [e] for e in d["tensor_map"]]] for d in layouts]
+
+
 def _with_strategy(prim, call, args, kwargs):
     """Runs a sharded primitive with its strategy attached to the engine operators it records (the
     graph partitioner reads it from the traced nodes)."""
     from mindspore._host import host  # pylint: disable=import-outside-toplevel
     extra = [k for key in ("in_strategy", "out_strategy") if prim.attrs.get(key) is not None
              for k in (key, prim.attrs[key])]
+    for key in ("in_layout", "out_layout"):
+        if prim.attrs.get(key) is not None:
+            extra += [key, _layout_lists(prim.attrs[key])]
     h = host()
     h.pushCallAttrs([prim.name], extra)
     try:
@@ -67,7 +77,7 @@ def _with_amp(call):
     floating-point inputs cast to the compute type and, where asked, its outputs to float32. A
     sharded primitive (``in_strategy``) also runs under ``_with_strategy``."""
     def amp_call(self, *args, **kwargs):
-        if "in_strategy" in self.attrs:
+        if "in_strategy" in self.attrs or "in_layout" in self.attrs:
             return _with_strategy(self, amp_call_inner, args, kwargs)
         return amp_call_inner(self, *args, **kwargs)
 

@@ -1,6 +1,5 @@
 package dev.msjvm.engine.parallel.rules;
 
-import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import java.util.ArrayList;
@@ -74,19 +73,38 @@ final class ReductionRules {
     out.add(
         ShardingRule.of(
                 "SparseSoftmaxCrossEntropyWithLogits",
-                (attrs, shapes) -> {
-                  if (attrs.bool("is_grad", false)) {
-                    throw MsException.runtimeError(
-                        "SparseSoftmaxCrossEntropyWithLogits with is_grad=True has no sharding"
-                            + " rule in msjvm yet (its gradient divides by the global batch)");
-                  }
-                  // BatchParallelInfo: device matrix [batch split]; the mean loss is partial.
-                  return EinsumSpec.parse("bc,b->").matrix("b").reduce("b", PartialOp.MEAN);
-                })
-            .checking(ReductionRules::dataParallelCheck));
+                (attrs, shapes) ->
+                    attrs.bool("is_grad", false)
+                        ? SPARSE_GRAD
+                        // BatchParallelInfo: device matrix [batch split]; the mean loss is partial.
+                        : EinsumSpec.parse("bc,b->").matrix("b").reduce("b", PartialOp.MEAN))
+            .checking(ReductionRules::dataParallelCheck)
+            // The loss itself is the mean of the ranks' means (partial MEAN); only the gradient,
+            // whose rows stay on their ranks, divides by the global batch.
+            .localizing(
+                (attrs, s, rank) ->
+                    attrs.bool("is_grad", false) ? globalBatch(attrs, s, rank) : attrs));
+    out.add(
+        ShardingRule.of("SparseSoftmaxCrossEntropyWithLogitsGrad", (attrs, shapes) -> SPARSE_GRAD)
+            .checking(ReductionRules::dataParallelCheck)
+            .localizing(ReductionRules::globalBatch));
     out.add(ShardingRule.of("LayerNorm", ReductionRules::layerNorm));
     out.add(ShardingRule.of("BatchNorm", ReductionRules::batchNorm));
     return out;
+  }
+
+  /**
+   * The gradient of the mean sparse cross-entropy with respect to the logits: row-wise, batch split
+   * only (each rank's rows need only its labels).
+   */
+  private static final EinsumSpec SPARSE_GRAD = EinsumSpec.parse("bc,b->bc").matrix("b");
+
+  /**
+   * The kernel divides by the batch size; on a slice of the batch it must still divide by the whole
+   * batch ({@code global_batch}, read by the kernel).
+   */
+  private static Attrs globalBatch(Attrs attrs, OpSharding s, int rank) {
+    return attrs.with("global_batch", s.inputLayouts().get(0).shape().dim(0));
   }
 
   /** ReduceSum/Mean/Max/Min over {@code axis} (empty: all), {@code keep_dims}. */

@@ -3,6 +3,7 @@ package dev.msjvm.engine.parallel.rules;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.NodeSharding;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
@@ -34,11 +35,15 @@ public final class RulesOracle implements ShardingOracle {
       List<TensorLayout> current,
       int devices) {
     ShardingRule rule = Rules.of(op);
-    List<List<Integer>> strategy = strategyAttr(attrs, "in_strategy");
+    List<TensorLayout> inLayouts = layoutAttr(op, attrs, "in_layout", inputShapes, devices);
+    List<TensorLayout> outLayouts = layoutAttr(op, attrs, "out_layout", outputShapes, devices);
+    List<List<Integer>> strategy =
+        inLayouts != null ? splits(inLayouts) : strategyAttr(attrs, "in_strategy");
     if (strategy == null && OptimizerRules.isUpdate(op) && current.get(0) != null) {
       return updateInPlace(current.get(0), inputShapes, outputShapes);
     }
-    List<List<Integer>> outStrategy = strategyAttr(attrs, "out_strategy");
+    List<List<Integer>> outStrategy =
+        outLayouts != null ? splits(outLayouts) : strategyAttr(attrs, "out_strategy");
     OpSharding s = null;
     if (strategy == null && takesDefault(op, current)) {
       try {
@@ -54,6 +59,13 @@ public final class RulesOracle implements ShardingOracle {
     if (s == null) {
       s = rule.shard(attrs, inputShapes, strategy, outStrategy, ShardingRule.ranks(devices));
     }
+    if (inLayouts != null) {
+      requireSameSlices(op, "input", inLayouts, s.inputLayouts());
+    }
+    if (outLayouts != null) {
+      requireSameSlices(op, "output", outLayouts, s.outputLayouts());
+    }
+    OpSharding sharding = s;
     if (s.inputLayouts().size() != inputShapes.size()) {
       throw MsException.runtimeError(
           "The sharding rule of "
@@ -66,9 +78,18 @@ public final class RulesOracle implements ShardingOracle {
     }
     List<NodeSharding.Partial> partial = new ArrayList<>();
     for (int o = 0; o < s.outputLayouts().size(); o++) {
-      partial.add(s.partial(o).map(p -> toNodePartial(op, p)).orElse(null));
+      partial.add(s.partial(o).map(p -> toNodePartial(p, sharding.deviceMatrix())).orElse(null));
     }
-    return new NodeSharding(s.strategy(), s.inputLayouts(), s.outputLayouts(), partial);
+    // A Layout strategy giving the same slices keeps its own device matrix and tensor map (the
+    // parameters' layouts MindSpore reports).
+    return new NodeSharding(
+        sharding.strategy(),
+        inLayouts != null ? inLayouts : sharding.inputLayouts(),
+        outLayouts != null && partial.stream().allMatch(Objects::isNull)
+            ? outLayouts
+            : sharding.outputLayouts(),
+        partial,
+        (a, rank) -> rule.localAttrs(a, sharding, rank));
   }
 
   /**
@@ -106,21 +127,160 @@ public final class RulesOracle implements ShardingOracle {
         || current.stream().anyMatch(Objects::isNull);
   }
 
-  private static NodeSharding.Partial toNodePartial(String op, Partial p) {
-    if (p.reduceScatter()) {
+  /** The partitioner's form of a rule's partial output (its axes index the op's matrix). */
+  private static NodeSharding.Partial toNodePartial(Partial p, DeviceMatrix opDevices) {
+    String reduce =
+        switch (p.op()) {
+          case SUM -> NodeSharding.Partial.SUM;
+          case MEAN -> NodeSharding.Partial.MEAN;
+          case MAX -> "max";
+          case MIN -> "min";
+          case NONE -> null;
+        };
+    return reduce == null
+        ? null
+        : new NodeSharding.Partial(p.deviceAxes(), reduce, p.scatterDim(), opDevices);
+  }
+
+  /**
+   * A Layout strategy ({@code in_layout}/{@code out_layout}: per tensor its device matrix and, per
+   * dimension, the device axes it is split over, counted from the right, {@code [-1]} for none) as
+   * layouts over ranks {@code 0..devices-1}, or null when absent. A dimension split over several
+   * axes (MindSpore's {@code layout(("dp", "mp"), "None")}) needs them adjacent and in order: they
+   * are merged into one axis of the device matrix, which gives every rank the same slice.
+   */
+  static List<TensorLayout> layoutAttr(
+      String op, Attrs attrs, String name, List<Shape> shapes, int devices) {
+    if (!attrs.has(name) || attrs.get(name) == null) {
+      return null;
+    }
+    List<?> entries = (List<?>) attrs.get(name);
+    if (entries.size() > shapes.size()) {
+      throw MsException.valueError(
+          "For '"
+              + op
+              + "', the "
+              + name
+              + " has "
+              + entries.size()
+              + " layouts but the call has "
+              + shapes.size()
+              + " tensors.");
+    }
+    List<TensorLayout> out = new ArrayList<>();
+    for (int t = 0; t < entries.size(); t++) {
+      List<?> entry = (List<?>) entries.get(t);
+      List<Integer> dm = ints((List<?>) entry.get(0));
+      List<List<Integer>> map = new ArrayList<>();
+      for (Object dim : (List<?>) entry.get(1)) {
+        map.add(ints((List<?>) dim));
+      }
+      out.add(merged(op, dm, map, shapes.get(t), devices));
+    }
+    return out;
+  }
+
+  private static TensorLayout merged(
+      String op, List<Integer> dm, List<List<Integer>> map, Shape shape, int devices) {
+    int product = dm.stream().reduce(1, Math::multiplyExact);
+    if (product != devices) {
       throw MsException.runtimeError(
           "For '"
               + op
-              + "', an out_strategy that makes the output a ReduceScatter is not supported by msjvm"
-              + " yet.");
+              + "', the device matrix "
+              + dm
+              + " of a Layout strategy holds "
+              + product
+              + " devices but the stage has "
+              + devices
+              + ".");
     }
-    return switch (p.op()) {
-      case SUM -> new NodeSharding.Partial(p.deviceAxes(), NodeSharding.Partial.SUM);
-      case MEAN -> new NodeSharding.Partial(p.deviceAxes(), NodeSharding.Partial.MEAN);
-      case MAX -> new NodeSharding.Partial(p.deviceAxes(), "max");
-      case MIN -> new NodeSharding.Partial(p.deviceAxes(), "min");
-      case NONE -> null;
-    };
+    if (map.size() != shape.rank()) {
+      throw MsException.runtimeError(
+          "For '"
+              + op
+              + "', a Layout strategy maps "
+              + map.size()
+              + " dimensions of a tensor of"
+              + " shape "
+              + shape
+              + ".");
+    }
+    int axes = dm.size();
+    // groupOf[a]: the merged axis device axis a (counted from the left) falls into.
+    int[] groupOf = new int[axes];
+    java.util.Arrays.fill(groupOf, -1);
+    List<Integer> mergedDims = new ArrayList<>();
+    List<Integer> dimGroup = new ArrayList<>();
+    int next = 0;
+    for (int a = 0; a < axes; a++) {
+      if (groupOf[a] >= 0) {
+        continue;
+      }
+      List<Integer> run = null;
+      for (List<Integer> m : map) {
+        if (m.size() > 1 && m.contains(axes - 1 - a)) {
+          run = m;
+        }
+      }
+      int size = 1;
+      if (run == null) {
+        groupOf[a] = next;
+        size = dm.get(a);
+      } else {
+        for (int k = 0; k < run.size(); k++) {
+          int left = axes - 1 - run.get(k);
+          if (run.get(k) < 0 || left != a + k) {
+            throw MsException.runtimeError(
+                "For '"
+                    + op
+                    + "', a Layout strategy splits a dimension over device axes "
+                    + run
+                    + " (counted from the right); msjvm supports only adjacent axes in order.");
+          }
+          groupOf[left] = next;
+          size *= dm.get(left);
+        }
+      }
+      mergedDims.add(size);
+      next++;
+    }
+    for (List<Integer> m : map) {
+      dimGroup.add(m.get(0) < 0 ? -1 : next - 1 - groupOf[axes - 1 - m.get(0)]);
+    }
+    DeviceMatrix matrix =
+        DeviceMatrix.of(mergedDims.stream().mapToInt(Integer::intValue).toArray());
+    return TensorLayout.of(matrix, dimGroup, shape);
+  }
+
+  /** Per dimension the number of slices (MindSpore's tuple strategy of these layouts). */
+  private static List<List<Integer>> splits(List<TensorLayout> layouts) {
+    return layouts.stream().map(TensorLayout::strategy).toList();
+  }
+
+  private static void requireSameSlices(
+      String op, String what, List<TensorLayout> user, List<TensorLayout> derived) {
+    for (int i = 0; i < user.size(); i++) {
+      if (!Layouts.sameSlices(user.get(i), derived.get(i))) {
+        throw MsException.runtimeError(
+            "For '"
+                + op
+                + "', the Layout strategy of "
+                + what
+                + " "
+                + i
+                + " ("
+                + user.get(i)
+                + ") gives the ranks other slices than the operator's own layout for the same"
+                + " splits ("
+                + derived.get(i)
+                + "); msjvm does not run such layouts yet.");
+      }
+    }
+  }
+
+  private static List<Integer> ints(List<?> values) {
+    return values.stream().map(v -> ((Number) v).intValue()).toList();
   }
 
   /** A strategy attribute ({@code ((2, 4), (4, 1))} as nested lists), or null when absent. */

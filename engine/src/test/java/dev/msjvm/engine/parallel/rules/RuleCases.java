@@ -157,6 +157,18 @@ final class RuleCases {
             List.of(g.f(8, 4), g.ints(4, 8))));
     c.add(
         new Case(
+            "SparseSoftmaxCrossEntropyWithLogits is_grad",
+            "SparseSoftmaxCrossEntropyWithLogits",
+            Attrs.of("is_grad", true),
+            List.of(g.f(8, 4), g.ints(4, 8))));
+    c.add(
+        new Case(
+            "SparseSoftmaxCrossEntropyWithLogitsGrad",
+            "SparseSoftmaxCrossEntropyWithLogitsGrad",
+            Attrs.EMPTY,
+            List.of(g.f(8, 4), g.ints(4, 8))));
+    c.add(
+        new Case(
             "LayerNorm last",
             "LayerNorm",
             Attrs.of("begin_norm_axis", -1, "begin_params_axis", -1, "epsilon", 1e-7),

@@ -13,6 +13,7 @@ import random
 
 from mindspore._host import host
 from mindspore.common import dtype as mstype
+from mindspore.common._nested import plain_tensor
 from mindspore.common.tensor import Tensor
 from mindspore.dataset.core import config
 from mindspore.dataset.core.validator_helpers import (INT32_MAX, check_columns, check_dir, check_optional,
@@ -63,6 +64,10 @@ def to_tensor(value, dtype=None):
     np = _numpy()
     if np is not None and isinstance(value, (np.ndarray, np.generic)):
         return Tensor(np.asarray(value))
+    if isinstance(value, (list, tuple)):
+        fast = plain_tensor(value, dtype.engine_name if dtype else None, "FLOAT64")
+        if fast is not None:
+            return Tensor._wrap(fast)
     if isinstance(value, (bool, numbers.Number, list, tuple)):
         leaves = _leaves(value)
         for leaf in leaves:

@@ -1,0 +1,49 @@
+"""Plain nested lists to tensors in a few bulk steps.
+
+``Tensor([[...], ...])`` and dataset columns of Python lists are common and large (an MNIST-shaped
+sample is 784 floats). Checking and converting every element with Python code costs tens of
+microseconds per element without the JIT (``isinstance`` against the ``numbers`` ABCs dominates), so
+plain data (lists/tuples nested to a fixed depth, leaves exactly ``bool``, ``int`` or ``float``) is
+flattened with builtins (``itertools.chain``, ``map(type, ...)``), packed into an ``array.array``
+and handed to Java as bytes. Anything else returns None and takes the caller's element-wise path,
+which owns every error message.
+"""
+import array
+import itertools
+
+_SEQUENCES = {list, tuple}
+_LEAVES = {bool, int, float}
+
+
+def plain_tensor(data, dtype, float_dtype):
+    """The engine tensor (a Java object) for plain nested ``data``, or None.
+
+    ``dtype`` is the engine dtype name asked for, or None to infer it as the element-wise paths do:
+    ``float_dtype`` if any leaf is a float, bool if all are bools, int64 otherwise.
+    """
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    dims = []
+    level = [data]
+    while True:
+        kinds = set(map(type, level))
+        if kinds <= _SEQUENCES:
+            lengths = set(map(len, level))
+            if len(lengths) != 1 or 0 in lengths:
+                return None
+            dims.append(lengths.pop())
+            level = list(itertools.chain.from_iterable(level))
+        elif kinds <= _LEAVES:
+            break
+        else:
+            return None
+    if float in kinds:
+        code, source, inferred = "d", "FLOAT64", float_dtype
+    elif int in kinds:
+        code, source, inferred = "q", "INT64", "INT64"
+    else:
+        code, source, inferred = "b", "BOOL", "BOOL"
+    try:
+        packed = array.array(code, level)
+    except OverflowError:  # an int beyond int64: the caller raises MindSpore's error
+        return None
+    return host().tensorFromBytesAs(source, dims, packed.tobytes(), dtype or inferred).java
