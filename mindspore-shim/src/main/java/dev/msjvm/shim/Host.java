@@ -361,7 +361,14 @@ public final class Host {
       layouts.add(TensorLayout.of(DeviceMatrix.of(n), map, shape));
     }
     SpmdPartitioner.Result result =
-        SpmdPartitioner.partition(graph, layouts, placed, oracle, session.comm(), n);
+        SpmdPartitioner.partition(
+            graph,
+            layouts,
+            placed,
+            oracle,
+            session.comm(),
+            n,
+            Boolean.TRUE.equals(session.autoParallelContext().get("enable_alltoall")));
     placed.putAll(result.variableLayouts());
     return result;
   }

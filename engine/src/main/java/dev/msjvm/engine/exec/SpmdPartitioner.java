@@ -60,6 +60,7 @@ public final class SpmdPartitioner {
   private final Communicator comm;
   private final int devices;
   private final int rank;
+  private final boolean enableAllToAll;
 
   private final List<Node> local = new ArrayList<>();
   private final List<String> plan = new ArrayList<>();
@@ -75,8 +76,10 @@ public final class SpmdPartitioner {
       List<TensorLayout> argLayouts,
       ShardingOracle oracle,
       Communicator comm,
-      int devices) {
+      int devices,
+      boolean enableAllToAll) {
     this.global = global;
+    this.enableAllToAll = enableAllToAll;
     this.argLayouts = argLayouts;
     this.oracle = oracle;
     this.comm = comm;
@@ -98,13 +101,15 @@ public final class SpmdPartitioner {
       ShardingOracle oracle,
       Communicator comm,
       int devices) {
-    return partition(global, argLayouts, Map.of(), oracle, comm, devices);
+    return partition(global, argLayouts, Map.of(), oracle, comm, devices, false);
   }
 
   /**
    * {@link #partition} where some variables are laid out already ({@code placed}: an earlier
    * compile of another graph cut them to slices; they hold their whole values now, for the trace).
-   * They keep their layouts; consumers needing others get redistributions.
+   * They keep their layouts; consumers needing others get redistributions. {@code enableAllToAll}
+   * is MindSpore's {@code enable_alltoall}: a redistribution that moves a split from one dimension
+   * to another uses one AllToAll instead of an AllGather followed by a local split.
    */
   public static Result partition(
       Graph global,
@@ -112,12 +117,14 @@ public final class SpmdPartitioner {
       Map<Variable, TensorLayout> placed,
       ShardingOracle oracle,
       Communicator comm,
-      int devices) {
+      int devices,
+      boolean enableAllToAll) {
     if (argLayouts.size() != global.arity()) {
       throw MsException.valueError(
           "The graph takes " + global.arity() + " inputs but " + argLayouts.size() + " layouts");
     }
-    SpmdPartitioner p = new SpmdPartitioner(global, argLayouts, oracle, comm, devices);
+    SpmdPartitioner p =
+        new SpmdPartitioner(global, argLayouts, oracle, comm, devices, enableAllToAll);
     for (Variable v : global.variables()) {
       TensorLayout l = placed.get(v);
       if (l != null) {
@@ -258,7 +265,7 @@ public final class SpmdPartitioner {
   }
 
   private Ref redistribute(Ref from, TensorLayout current, TensorLayout need, Shape shape) {
-    RedistributionPlan p = TensorRedistribution.plan(current, need, rank, false);
+    RedistributionPlan p = TensorRedistribution.plan(current, need, rank, enableAllToAll);
     if (p.ops().isEmpty()) {
       return from;
     }

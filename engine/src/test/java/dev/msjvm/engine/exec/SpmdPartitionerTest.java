@@ -92,7 +92,26 @@ class SpmdPartitionerTest {
     checkOnFourRanks(RulesOracle.INSTANCE);
   }
 
+  /**
+   * With enable_alltoall the batch-split x reaches the MatMul's ((2, 2), ...) layout through one
+   * AllToAll instead of an AllGather and a split: same result.
+   */
+  @Test
+  void enableAllToAllMovesTheSplitWithOneAllToAll() throws Exception {
+    List<String> plan = checkOnFourRanks(RulesOracle.INSTANCE, true);
+    assertTrue(plan.stream().anyMatch(l -> l.contains("AlltoAll")), () -> String.join("\n", plan));
+    List<String> without = checkOnFourRanks(RulesOracle.INSTANCE, false);
+    assertTrue(
+        without.stream().noneMatch(l -> l.contains("AlltoAll")), () -> String.join("\n", without));
+  }
+
   private static void checkOnFourRanks(ShardingOracle oracle) throws Exception {
+    checkOnFourRanks(oracle, false);
+  }
+
+  /** Runs the partitioned step on 4 ranks, checks every rank's loss; returns rank 0's plan. */
+  private static List<String> checkOnFourRanks(ShardingOracle oracle, boolean allToAll)
+      throws Exception {
     Random random = new Random(5);
     float[] xs = new float[8 * 6];
     float[] ws = new float[6 * 4];
@@ -111,6 +130,7 @@ class SpmdPartitionerTest {
     ExecutorService pool = Executors.newFixedThreadPool(N);
     try {
       List<Future<double[]>> futures = new ArrayList<>();
+      List<List<String>> plans = java.util.Collections.synchronizedList(new ArrayList<>());
       for (int r = 0; r < N; r++) {
         int rank = r;
         futures.add(
@@ -122,7 +142,16 @@ class SpmdPartitionerTest {
                     Graph global = trace(rt, w, x).graph;
                     SpmdPartitioner.Result p =
                         SpmdPartitioner.partition(
-                            global, List.of(batchSplit), oracle, world.communicator(rank), N);
+                            global,
+                            List.of(batchSplit),
+                            java.util.Map.of(),
+                            oracle,
+                            world.communicator(rank),
+                            N,
+                            allToAll);
+                    if (rank == 0) {
+                      plans.add(p.plan());
+                    }
                     Tensor mine = Tensor.ofFloats(Shape.of(2, 6), batchSplit.sliceOf(xs, rank));
                     double loss = p.graph().run(rt, List.of(mine)).get(0).getDouble(0);
                     return new double[] {loss, w.current().size(), p.graph().size()};
@@ -138,6 +167,7 @@ class SpmdPartitionerTest {
         assertEquals(6 * 4 / 2, (int) got[1], "w is cut to its (2, 1) slice of 3 x 4");
         assertTrue(got[2] > 4, "redistribution and reduction nodes were added");
       }
+      return plans.get(0);
     } finally {
       pool.shutdownNow();
     }
