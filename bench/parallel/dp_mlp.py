@@ -7,7 +7,10 @@ MODE (default data_parallel):
   semi_auto      the same MLP in semi_auto_parallel without strategies (MindSpore's default batch split),
                  the graph traced globally and partitioned per rank;
   seed           semi_auto_parallel with the network and shard strategies of MindSpore's
-                 parameter_broadcast example (seed 004; no biases; model-parallel MatMuls).
+                 parameter_broadcast example (seed 004; no biases; model-parallel MatMuls);
+  independent    every rank trains its own copy of the data_parallel MLP on GLOBAL_BATCH / ranks
+                 samples, no communication: the floor for any in-process data-parallel run (8 ranks'
+                 compute sharing the cores), not a training mode.
 Stand-alone runs the same network on the whole global batch. Rank 0 prints
 `RESULT mode=... ranks=N global_batch=B ms_per_step=... us_per_global_sample=... comm_ms_per_step=...`
 (medians over the steps after a warm-up of 20; comm = wall time inside collectives, waiting included).
@@ -31,6 +34,8 @@ if os.environ.get("RANK_SIZE") and int(os.environ["RANK_SIZE"]) > 1:
     ranks, rank = get_group_size(), get_rank()
     if mode == "data_parallel":
         ms.set_auto_parallel_context(parallel_mode="data_parallel", gradients_mean=True)
+    elif mode == "independent":
+        pass  # stand_alone on every rank: the same work as data_parallel without communication
     else:
         ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
 ms.set_seed(1)
