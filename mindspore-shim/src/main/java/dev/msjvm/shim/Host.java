@@ -2,6 +2,7 @@ package dev.msjvm.shim;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.checkpoint.TensorBytes;
 import dev.msjvm.engine.comm.CollectiveOps;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
@@ -155,6 +156,19 @@ public final class Host {
   /** {@code repr(tensor)}: MindSpore's {@code Tensor(shape=..., dtype=..., value=...)}. */
   public String tensorRepr(Object t) {
     return TensorFormat.repr(read(t, "print"));
+  }
+
+  /**
+   * {@code t}'s values as little-endian bytes carried in a Latin-1 string (one char per byte: a
+   * string crosses into Python in one piece, where {@code .encode("latin-1")} gives the bytes), in
+   * the dtype's layout, float16/bfloat16 widened to float32 (exact). For {@code Tensor.tolist}.
+   */
+  public String tensorBytesLatin1(Object t) {
+    Tensor v = read(t, "tolist");
+    if (v.dtype() == DType.FLOAT16 || v.dtype() == DType.BFLOAT16) {
+      v = v.astype(DType.FLOAT32);
+    }
+    return new String(TensorBytes.of(v), java.nio.charset.StandardCharsets.ISO_8859_1);
   }
 
   /** The values of {@code t} as nested lists ({@code tolist}, {@code item}, {@code asnumpy}). */

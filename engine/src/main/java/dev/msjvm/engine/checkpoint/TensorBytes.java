@@ -12,10 +12,10 @@ import java.nio.ByteOrder;
  *
  * <p>Example: an Int32 tensor {@code [1, 2]} is {@code 01 00 00 00 02 00 00 00}.
  */
-final class TensorBytes {
+public final class TensorBytes {
   private TensorBytes() {}
 
-  static byte[] of(Tensor t) {
+  public static byte[] of(Tensor t) {
     DType dtype = t.dtype();
     int n = t.size();
     ByteBuffer b = ByteBuffer.allocate(Math.multiplyExact(n, dtype.itemSize()));

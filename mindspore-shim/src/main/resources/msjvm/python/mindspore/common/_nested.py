@@ -1,4 +1,4 @@
-"""Plain nested lists to tensors in a few bulk steps.
+"""Plain nested lists to tensors and back in a few bulk steps.
 
 ``Tensor([[...], ...])`` and dataset columns of Python lists are common and large (an MNIST-shaped
 sample is 784 floats). Checking and converting every element with Python code costs tens of
@@ -6,10 +6,13 @@ microseconds per element without the JIT (``isinstance`` against the ``numbers``
 plain data (lists/tuples nested to a fixed depth, leaves exactly ``bool``, ``int`` or ``float``) is
 flattened with builtins (``itertools.chain``, ``map(type, ...)``), packed into an ``array.array``
 and handed to Java as bytes. Anything else returns None and takes the caller's element-wise path,
-which owns every error message.
+which owns every error message. The way back (``Tensor.tolist``, ``asnumpy``) likewise decodes the
+tensor's bytes with ``array.array`` and nests the flat list by slicing, instead of converting a
+Java list element by element.
 """
 import array
 import itertools
+import sys
 
 _SEQUENCES = {list, tuple}
 _LEAVES = {bool, int, float}
@@ -47,3 +50,31 @@ def plain_tensor(data, dtype, float_dtype):
     except OverflowError:  # an int beyond int64: the caller raises MindSpore's error
         return None
     return host().tensorFromBytesAs(source, dims, packed.tobytes(), dtype or inferred).java
+
+
+# array.array type codes of the engine dtypes tolist decodes from bytes (float16/bfloat16 arrive
+# widened to float32).
+_CODES = {"FLOAT16": "f", "BFLOAT16": "f", "FLOAT32": "f", "FLOAT64": "d", "INT8": "b", "UINT8": "B",
+          "INT16": "h", "INT32": "i", "INT64": "q", "BOOL": "b"}
+
+
+def nested_list(java, dtype, shape):
+    """``Tensor.tolist()`` of the engine tensor ``java``: nested lists of bool/int/float, or the
+    scalar of a 0-d tensor."""
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    code = _CODES.get(dtype)
+    if code is None or sys.byteorder != "little" or array.array(code).itemsize * 8 != _bits(code) \
+            or 0 in shape:
+        return host().tensorToList(java)
+    flat = array.array(code, host().tensorBytesLatin1(java).encode("latin-1")).tolist()
+    if dtype == "BOOL":
+        flat = list(map(bool, flat))
+    if not shape:
+        return flat[0]
+    for dim in reversed(shape[1:]):
+        flat = [flat[i:i + dim] for i in range(0, len(flat), dim)]
+    return flat
+
+
+def _bits(code):
+    return {"f": 32, "d": 64, "b": 8, "B": 8, "h": 16, "i": 32, "q": 64}[code]

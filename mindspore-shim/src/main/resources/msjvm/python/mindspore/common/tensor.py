@@ -9,7 +9,7 @@ import numbers
 
 from mindspore._host import host, to_python
 from mindspore.common import dtype as mstype
-from mindspore.common._nested import plain_tensor
+from mindspore.common._nested import nested_list, plain_tensor
 
 __all__ = ["Tensor"]
 
@@ -174,7 +174,7 @@ class Tensor:
 
     def tolist(self):
         """The values as (nested) Python lists of bool/int/float; a scalar for a 0-d tensor."""
-        return host().tensorToList(self._java)
+        return nested_list(self._java, self.dtype.engine_name, self.shape)
 
     def item(self):
         """The value of a one-element tensor as a Python scalar."""
