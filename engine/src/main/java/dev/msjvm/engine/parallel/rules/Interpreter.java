@@ -95,6 +95,86 @@ final class Interpreter {
         op, spec, strategy, outStrategy, matrix, repeated, inLayouts, outLayouts, partials);
   }
 
+  /**
+   * The op under layouts the user gave for its inputs (a Layout strategy) instead of the ones its
+   * strategy derives: every letter takes the device axis (counted from the left, -1: whole) it has
+   * in the inputs, which must agree wherever it appears; outputs map their letters the same way and
+   * are partial over the axes of split contracted letters. {@code derived} is the sharding for the
+   * same splits (already validated), for its strategy and checks. Null when a letter's axis is
+   * ambiguous (the caller refuses the Layout).
+   */
+  static OpSharding withInputLayouts(
+      ShardingRule rule,
+      Attrs attrs,
+      List<Shape> inShapes,
+      OpSharding derived,
+      List<TensorLayout> user) {
+    EinsumSpec spec = rule.specFor(attrs, inShapes);
+    DeviceMatrix matrix = user.get(0).deviceMatrix();
+    int axes = matrix.axes();
+    Map<Character, Integer> axisOf = new HashMap<>();
+    for (int i = 0; i < user.size(); i++) {
+      TensorLayout l = user.get(i);
+      if (!l.deviceMatrix().equals(matrix)) {
+        return null;
+      }
+      String letters = spec.layouts().get(i);
+      for (int d = 0; d < letters.length(); d++) {
+        char c = letters.charAt(d);
+        int v = l.tensorMap().get(d);
+        int axis = v < 0 ? -1 : axes - 1 - v;
+        if (c == FRESH) {
+          if (axis >= 0) {
+            return null;
+          }
+          continue;
+        }
+        Integer before = axisOf.putIfAbsent(c, axis);
+        if (before != null && before != axis) {
+          return null;
+        }
+      }
+    }
+    List<Shape> outShapes = outputShapes(spec, inShapes);
+    List<TensorLayout> outLayouts = new ArrayList<>();
+    List<Optional<Partial>> partials = new ArrayList<>();
+    for (int o = 0; o < outShapes.size(); o++) {
+      List<Integer> map = new ArrayList<>();
+      for (char c : spec.outputs().get(o).toCharArray()) {
+        int axis = c == FRESH ? -1 : axisOf.getOrDefault(c, -1);
+        map.add(axis < 0 ? -1 : axes - 1 - axis);
+      }
+      outLayouts.add(new TensorLayout(matrix, map, outShapes.get(o)));
+      List<Integer> partialAxes = new ArrayList<>();
+      PartialOp reduceOp = null;
+      for (char c : spec.contracted(o).toCharArray()) {
+        int axis = axisOf.getOrDefault(c, -1);
+        if (axis >= 0 && spec.reduce().get(c) != PartialOp.NONE) {
+          partialAxes.add(axis);
+          reduceOp = spec.reduce().get(c);
+        }
+      }
+      partials.add(
+          partialAxes.isEmpty()
+              ? Optional.empty()
+              : Optional.of(new Partial(partialAxes, reduceOp, -1)));
+    }
+    int used = 1;
+    for (int a : new java.util.TreeSet<>(axisOf.values())) {
+      used *= a < 0 ? 1 : matrix.shape().get(a);
+    }
+    return new OpSharding(
+        rule.name(),
+        spec,
+        derived.strategy(),
+        null,
+        matrix,
+        matrix.size() / used,
+        user,
+        outLayouts,
+        partials);
+  }
+
   /** The layout of a tensor with {@code letters}: letter at matrix index m maps to axes-1-m. */
   private static TensorLayout layout(
       EinsumSpec spec, String letters, DeviceMatrix matrix, Shape shape) {

@@ -59,8 +59,17 @@ public final class RulesOracle implements ShardingOracle {
     if (s == null) {
       s = rule.shard(attrs, inputShapes, strategy, outStrategy, ShardingRule.ranks(devices));
     }
-    if (inLayouts != null) {
-      requireSameSlices(op, "input", inLayouts, s.inputLayouts());
+    if (inLayouts != null && !allSameSlices(inLayouts, s.inputLayouts())) {
+      // The Layout arranges the slices its own way: run the op in it where every letter has one
+      // device axis across the inputs (and no out_strategy asks for a ReduceScatter).
+      OpSharding own =
+          outStrategy == null
+              ? Interpreter.withInputLayouts(rule, attrs, inputShapes, s, inLayouts)
+              : null;
+      if (own == null) {
+        requireSameSlices(op, "input", inLayouts, s.inputLayouts());
+      }
+      s = own;
     }
     if (outLayouts != null) {
       requireSameSlices(op, "output", outLayouts, s.outputLayouts());
@@ -256,6 +265,15 @@ public final class RulesOracle implements ShardingOracle {
   /** Per dimension the number of slices (MindSpore's tuple strategy of these layouts). */
   private static List<List<Integer>> splits(List<TensorLayout> layouts) {
     return layouts.stream().map(TensorLayout::strategy).toList();
+  }
+
+  private static boolean allSameSlices(List<TensorLayout> a, List<TensorLayout> b) {
+    for (int i = 0; i < a.size(); i++) {
+      if (!Layouts.sameSlices(a.get(i), b.get(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void requireSameSlices(

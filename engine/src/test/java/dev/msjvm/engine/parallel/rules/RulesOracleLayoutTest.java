@@ -1,0 +1,57 @@
+package dev.msjvm.engine.parallel.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.NodeSharding;
+import dev.msjvm.engine.parallel.TensorLayout;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Layout strategies ({@code in_layout}) through the partitioner's oracle. */
+class RulesOracleLayoutTest {
+  private static final List<Shape> IN = List.of(Shape.of(16, 8), Shape.of(8, 4));
+  private static final List<Shape> OUT = List.of(Shape.of(16, 4));
+
+  /** One tensor's entry: device matrix and per dimension its axes counted from the right. */
+  private static List<Object> entry(List<Integer> dm, Integer... axes) {
+    return List.of(dm, Arrays.stream(axes).map(a -> List.of(a)).toList());
+  }
+
+  private static NodeSharding shard(List<Object> x, List<Object> w) {
+    Attrs attrs = Attrs.of("transpose_a", false, "transpose_b", false, "in_layout", List.of(x, w));
+    return RulesOracle.INSTANCE.shard("MatMul", attrs, IN, OUT, Arrays.asList(null, null), 8);
+  }
+
+  @Test
+  void aLayoutWithItsOwnArrangementRunsInIt() {
+    // Layout((2, 4), ("dp", "mp")): x ("mp", "dp"), w ("dp", "None"): rows over the 4-axis, k over
+    // the 2-axis (from the right: mp = 0, dp = 1).
+    List<Integer> dm = List.of(2, 4);
+    NodeSharding s = shard(entry(dm, 0, 1), entry(dm, 1, -1));
+    assertEquals(List.of(0, 1), s.inputs().get(0).tensorMap());
+    assertEquals(List.of(1, -1), s.inputs().get(1).tensorMap());
+    TensorLayout out = s.outputs().get(0);
+    assertEquals(List.of(0, -1), out.tensorMap(), "rows stay on the 4-axis, columns whole");
+    NodeSharding.Partial p = s.partial().get(0);
+    assertNotNull(p);
+    assertEquals(List.of(0), p.deviceAxes(), "partial over dp, the left axis");
+    assertEquals(List.of(0, 4), p.group(out.deviceMatrix(), 0), "rank 0 sums with rank 4");
+    assertEquals(false, p.reduceScatter());
+  }
+
+  @Test
+  void theSameLetterOnTwoAxesIsRefused() {
+    // Layout((2, 2, 2), ("a", "b", "c")): k on "b" in x but on "c" in w (same split, other
+    // devices).
+    List<Integer> dm = List.of(2, 2, 2);
+    MsException e = assertThrows(MsException.class, () -> shard(entry(dm, 2, 1), entry(dm, 0, -1)));
+    assertTrue(e.getMessage().contains("gives the ranks other slices"), e.getMessage());
+  }
+}
