@@ -142,6 +142,7 @@ public final class Graph {
     record Key(String op, Attrs attrs, List<Ref> inputs, int epoch) {}
     Map<Key, Integer> seen = new java.util.HashMap<>();
     Map<Out, Ref> subst = new java.util.HashMap<>();
+    Map<List<Object>, Const> constants = new java.util.HashMap<>();
     boolean[] dropped = new boolean[nodes.size()];
     List<Node> remapped = new ArrayList<>(nodes.size());
     int epoch = 0;
@@ -150,6 +151,11 @@ public final class Graph {
       Ref[] in = new Ref[node.inputs().length];
       for (int i = 0; i < in.length; i++) {
         in[i] = subst.getOrDefault(node.inputs()[i], node.inputs()[i]);
+        if (in[i] instanceof Const c && c.value().size() <= SMALL_CONSTANT) {
+          // Small constants made afresh by each call (a loss's scalars, OneHot's on/off values)
+          // are one constant, so the calls they feed can be merged.
+          in[i] = constants.computeIfAbsent(valueKey(c.value()), k -> c);
+        }
       }
       remapped.add(node.with(in));
       if (node.op().stateful()) {
@@ -236,6 +242,20 @@ public final class Graph {
   /** The number of tensor arguments. */
   public int arity() {
     return arity;
+  }
+
+  /** Constants up to this many elements are compared by value when merging nodes. */
+  private static final int SMALL_CONSTANT = 64;
+
+  /** Dtype, shape and values: equal for equal constants (NaN equals NaN, -0.0 differs from 0.0). */
+  private static List<Object> valueKey(Tensor t) {
+    List<Object> key = new ArrayList<>(t.size() + 2);
+    key.add(t.dtype());
+    key.add(t.shape());
+    for (int i = 0; i < t.size(); i++) {
+      key.add(t.get(i));
+    }
+    return key;
   }
 
   /** A graph of already-built nodes (simplified like a trace's). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.GradCheck;
 import dev.msjvm.engine.tensor.Tensor;
@@ -132,6 +133,26 @@ class GraphTest {
     for (int i = 0; i < 3; i++) {
       assertEquals(3.0, g.getDouble(i), 0);
     }
+  }
+
+  /**
+   * Two calls each making their own small constants with equal values (a loss's scalars) merge; a
+   * constant with another value, or a large one, keeps its call.
+   */
+  @Test
+  void callsOnEqualSmallConstantsMerge() {
+    Tensor x = GradCheck.random(1, -1, 1, 3, 3);
+    Tape trace = rt.push();
+    Tensor xa = x.alias();
+    trace.addLeaves(List.of(xa));
+    Tensor a = rt.apply("Mul", Attrs.EMPTY, xa, Tensor.ofFloats(Shape.of(), new float[] {2f}))[0];
+    Tensor b = rt.apply("Mul", Attrs.EMPTY, xa, Tensor.ofFloats(Shape.of(), new float[] {2f}))[0];
+    Tensor c = rt.apply("Mul", Attrs.EMPTY, xa, Tensor.ofFloats(Shape.of(), new float[] {3f}))[0];
+    Tensor sum = rt.apply("Add", Attrs.EMPTY, rt.apply("Add", Attrs.EMPTY, a, b)[0], c)[0];
+    rt.pop(trace);
+    Graph graph = Graph.compile(trace, List.of(xa), List.of(sum));
+    assertEquals(List.of("Mul", "Mul", "Add", "Add"), graph.opNames(), "the 2x products merged");
+    assertEquals(7 * x.getDouble(4), graph.run(rt, List.of(x)).get(0).getDouble(4), 1e-6);
   }
 
   @Test
