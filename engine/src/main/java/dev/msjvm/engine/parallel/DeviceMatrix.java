@@ -136,6 +136,21 @@ public record DeviceMatrix(List<Integer> shape, List<Integer> rankList) {
     return List.copyOf(out);
   }
 
+  /**
+   * The ranks whose coordinates differ from {@code rank}'s only on {@code axes}, in rank-list
+   * order: the group that combines results partial over those axes.
+   */
+  public List<Integer> devicesVaryingOnly(int rank, List<Integer> axes) {
+    axes.forEach(this::checkAxis);
+    List<Integer> others = new ArrayList<>();
+    for (int a = 0; a < axes(); a++) {
+      if (!axes.contains(a)) {
+        others.add(a);
+      }
+    }
+    return devicesMatching(rank, others);
+  }
+
   private int localIndex(int rank) {
     int local = rankList.indexOf(rank);
     if (local < 0) {

@@ -86,14 +86,7 @@ public record NodeSharding(
 
     /** The ranks combining their partial results with {@code rank}, in group-rank order. */
     public List<Integer> group(DeviceMatrix outputDevices, int rank) {
-      DeviceMatrix dm = devices == null ? outputDevices : devices;
-      List<Integer> others = new ArrayList<>();
-      for (int a = 0; a < dm.axes(); a++) {
-        if (!deviceAxes.contains(a)) {
-          others.add(a);
-        }
-      }
-      return dm.devicesMatching(rank, others);
+      return (devices == null ? outputDevices : devices).devicesVaryingOnly(rank, deviceAxes);
     }
   }
 }

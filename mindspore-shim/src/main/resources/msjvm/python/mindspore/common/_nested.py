@@ -12,6 +12,7 @@ Java list element by element.
 """
 import array
 import itertools
+import math
 import sys
 
 _SEQUENCES = {list, tuple}
@@ -52,6 +53,9 @@ def plain_tensor(data, dtype, float_dtype):
     return host().tensorFromBytesAs(source, dims, packed.tobytes(), dtype or inferred).java
 
 
+# Tensors with fewer elements take the element-wise path (loss values, metrics: one Java call).
+_BULK = 64
+
 # array.array type codes of the engine dtypes tolist decodes from bytes (float16/bfloat16 arrive
 # widened to float32).
 _CODES = {"FLOAT16": "f", "BFLOAT16": "f", "FLOAT32": "f", "FLOAT64": "d", "INT8": "b", "UINT8": "B",
@@ -64,7 +68,8 @@ def nested_list(java, dtype, shape):
     from mindspore._host import host  # pylint: disable=import-outside-toplevel
     code = _CODES.get(dtype)
     if code is None or sys.byteorder != "little" or array.array(code).itemsize * 8 != _bits(code) \
-            or 0 in shape:
+            or math.prod(shape) < _BULK:
+        # Small (or empty) tensors: one call converting the Java list is cheaper than decoding.
         return host().tensorToList(java)
     flat = array.array(code, host().tensorBytesLatin1(java).encode("latin-1")).tolist()
     if dtype == "BOOL":

@@ -181,7 +181,7 @@ class Tensor:
         if self.size != 1:
             raise ValueError(f"The tensor should have only one element, but got {self.size}, "
                              "more than one element is ambiguous.")
-        value = self.tolist()
+        value = host().tensorToList(self._java)  # one element: one call, no byte decoding
         while isinstance(value, list):
             value = value[0]
         return value

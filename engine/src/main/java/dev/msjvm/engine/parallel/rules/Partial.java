@@ -1,7 +1,6 @@
 package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.parallel.DeviceMatrix;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,13 +24,7 @@ public record Partial(List<Integer> deviceAxes, PartialOp op, int scatterDim) {
 
   /** The ranks that combine their partial results with {@code rank}, in group-rank order. */
   public List<Integer> group(DeviceMatrix devices, int rank) {
-    List<Integer> others = new ArrayList<>();
-    for (int a = 0; a < devices.axes(); a++) {
-      if (!deviceAxes.contains(a)) {
-        others.add(a);
-      }
-    }
-    return devices.devicesMatching(rank, others);
+    return devices.devicesVaryingOnly(rank, deviceAxes);
   }
 
   public boolean reduceScatter() {
