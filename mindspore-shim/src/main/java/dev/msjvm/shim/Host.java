@@ -4,11 +4,13 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
 import dev.msjvm.engine.checkpoint.TensorBytes;
 import dev.msjvm.engine.comm.CollectiveOps;
+import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.exec.SpmdPartitioner;
+import dev.msjvm.engine.exec.StrategySearchPass;
 import dev.msjvm.engine.exec.Tape;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
@@ -20,6 +22,8 @@ import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.rules.RulesOracle;
+import dev.msjvm.engine.parallel.search.CostModel;
+import dev.msjvm.engine.parallel.search.StrategySearch;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.Reductions;
 import dev.msjvm.engine.tensor.Tensor;
@@ -43,6 +47,10 @@ import org.graalvm.polyglot.Value;
  * host.session().autoParallelContext().set("device_num", 8)}.
  */
 public final class Host {
+  /** The {@code search_mode}s the engine searches with in {@code auto_parallel}. */
+  private static final List<String> SEARCHED =
+      List.of(StrategySearch.SHARDING_PROPAGATION, StrategySearch.DYNAMIC_PROGRAMMING);
+
   private final Session session;
 
   /**
@@ -363,6 +371,17 @@ public final class Host {
    */
   public SpmdPartitioner.Result partition(
       Graph graph, List<List<Object>> args, ShardingOracle oracle) {
+    return partition(graph, args, oracle, List.of());
+  }
+
+  /**
+   * {@link #partition(Graph, List, ShardingOracle)}; in {@code auto_parallel} with a search mode
+   * the engine implements, the forward calls without a strategy first get the searched ones ({@link
+   * StrategySearchPass}). {@code parameterPlan}: {@code Cell.shard}'s parameter strategies,
+   * alternating parameter names and strategies.
+   */
+  public SpmdPartitioner.Result partition(
+      Graph graph, List<List<Object>> args, ShardingOracle oracle, List<Object> parameterPlan) {
     int n = session.comm().size();
     List<TensorLayout> layouts = new ArrayList<>();
     for (List<Object> a : args) {
@@ -374,15 +393,29 @@ public final class Host {
       }
       layouts.add(TensorLayout.of(DeviceMatrix.of(n), map, shape));
     }
+    AutoParallelContext ctx = session.autoParallelContext();
+    boolean allToAll = Boolean.TRUE.equals(ctx.get("enable_alltoall"));
+    if ("auto_parallel".equals(ctx.parallelMode()) && SEARCHED.contains(ctx.searchMode())) {
+      Map<String, List<Integer>> plan = new java.util.HashMap<>();
+      for (int i = 0; i + 1 < parameterPlan.size(); i += 2) {
+        plan.put(
+            (String) parameterPlan.get(i),
+            ((List<?>) parameterPlan.get(i + 1))
+                .stream().map(v -> ((Number) v).intValue()).toList());
+      }
+      StrategySearchPass.Result searched =
+          StrategySearchPass.search(
+              graph,
+              layouts,
+              ctx.searchMode(),
+              CostModel.of(session.costModel().asMap(), session.algoParameters().asMap(), allToAll),
+              n,
+              plan);
+      graph = searched.graph();
+      searched.paramLayouts().forEach(placed::putIfAbsent);
+    }
     SpmdPartitioner.Result result =
-        SpmdPartitioner.partition(
-            graph,
-            layouts,
-            placed,
-            oracle,
-            session.comm(),
-            n,
-            Boolean.TRUE.equals(session.autoParallelContext().get("enable_alltoall")));
+        SpmdPartitioner.partition(graph, layouts, placed, oracle, session.comm(), n, allToAll);
     placed.putAll(result.variableLayouts());
     return result;
   }

@@ -52,6 +52,11 @@ public final class Settings {
     return List.copyOf(defaults.keySet());
   }
 
+  /** The current values, by name (a copy). */
+  public Map<String, Object> asMap() {
+    return new LinkedHashMap<>(values);
+  }
+
   private void check(String name) {
     if (!defaults.containsKey(name)) {
       throw new IllegalArgumentException("unknown setting " + name);

@@ -29,6 +29,16 @@ public final class Autodiff {
    */
   public static List<Tensor> gradients(
       Runtime rt, Tape tape, List<Tensor> outputs, List<Tensor> sens, List<Object> wrt) {
+    rt.enterBackward();
+    try {
+      return backward(rt, tape, outputs, sens, wrt);
+    } finally {
+      rt.exitBackward();
+    }
+  }
+
+  private static List<Tensor> backward(
+      Runtime rt, Tape tape, List<Tensor> outputs, List<Tensor> sens, List<Object> wrt) {
     Map<Object, Boolean> tracked = new IdentityHashMap<>();
     for (Object w : wrt) {
       tracked.put(w, Boolean.TRUE);

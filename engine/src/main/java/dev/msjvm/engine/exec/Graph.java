@@ -50,6 +50,12 @@ public final class Graph {
   private final Ref[] outputs;
   private final int arity;
 
+  /**
+   * How many nodes, from the first, are the forward computation: recorded before the first gradient
+   * step (the calls a strategy search decides; backward and optimizer nodes follow them).
+   */
+  private final int forwardNodes;
+
   /** The distinct variables the nodes read or write, in first-use order. */
   private final Variable[] variables;
 
@@ -65,10 +71,11 @@ public final class Graph {
   /** The thread replaying this graph with its pool (a graph belongs to one rank's interpreter). */
   private Thread poolUser;
 
-  private Graph(List<Node> nodes, Ref[] outputs, int arity) {
+  private Graph(List<Node> nodes, Ref[] outputs, int arity, int forwardNodes) {
     this.nodes = nodes;
     this.outputs = outputs;
     this.arity = arity;
+    this.forwardNodes = forwardNodes;
     java.util.LinkedHashSet<Variable> vars = new java.util.LinkedHashSet<>();
     lastUse = new int[nodes.size()][];
     for (int n = 0; n < nodes.size(); n++) {
@@ -102,7 +109,11 @@ public final class Graph {
       refs.putIfAbsent(args.get(i), new Arg(i));
     }
     List<Node> nodes = new ArrayList<>();
+    int firstBackward = -1;
     for (Tape.Step step : tape.steps()) {
+      if (step.backward() && firstBackward < 0) {
+        firstBackward = nodes.size();
+      }
       Ref[] in = new Ref[step.inputs().length];
       for (int i = 0; i < in.length; i++) {
         in[i] =
@@ -128,7 +139,7 @@ public final class Graph {
     for (int i = 0; i < out.length; i++) {
       out[i] = refs.getOrDefault(results.get(i), new Const(results.get(i)));
     }
-    return simplify(nodes, out, args.size());
+    return simplify(nodes, out, args.size(), firstBackward < 0 ? nodes.size() : firstBackward);
   }
 
   /**
@@ -138,7 +149,7 @@ public final class Graph {
    * Example: {@code TrainOneStepCell} runs the network forward twice (once for the loss, once under
    * grad); the graph keeps one forward pass, as MindSpore's graph compiler does.
    */
-  private static Graph simplify(List<Node> nodes, Ref[] outputs, int arity) {
+  private static Graph simplify(List<Node> nodes, Ref[] outputs, int arity, int firstBackward) {
     record Key(String op, Attrs attrs, List<Ref> inputs, int epoch) {}
     Map<Key, Integer> seen = new java.util.HashMap<>();
     Map<Out, Ref> subst = new java.util.HashMap<>();
@@ -203,9 +214,13 @@ public final class Graph {
     }
     int[] position = new int[nodes.size()];
     List<Node> kept = new ArrayList<>();
+    int forward = 0;
     for (int n = 0; n < nodes.size(); n++) {
       if (!dropped[n] && live[n]) {
         position[n] = kept.size();
+        if (n < firstBackward) {
+          forward++;
+        }
         Node node = remapped.get(n);
         Ref[] in = node.inputs().clone();
         for (int i = 0; i < in.length; i++) {
@@ -221,7 +236,7 @@ public final class Graph {
         outs[i] = new Out(position[o.node()], o.index());
       }
     }
-    return new Graph(List.copyOf(kept), outs, arity);
+    return new Graph(List.copyOf(kept), outs, arity, forward);
   }
 
   /** The nodes in order (for passes over the graph, e.g. {@link SpmdPartitioner}). */
@@ -260,7 +275,32 @@ public final class Graph {
 
   /** A graph of already-built nodes (simplified like a trace's). */
   static Graph assemble(List<Node> nodes, Ref[] outputs, int arity) {
-    return simplify(new ArrayList<>(nodes), outputs, arity);
+    return simplify(new ArrayList<>(nodes), outputs, arity, 0);
+  }
+
+  /**
+   * A copy whose node {@code n} carries {@code extra.get(n)} in its attributes as well (a strategy
+   * search's choices, read by the partitioner as {@code in_strategy}).
+   */
+  public Graph withAttrs(Map<Integer, Attrs> extra) {
+    List<Node> copy = new ArrayList<>(nodes);
+    for (Map.Entry<Integer, Attrs> e : extra.entrySet()) {
+      Node node = copy.get(e.getKey());
+      Attrs attrs = node.attrs();
+      for (Map.Entry<String, Object> a : e.getValue().asMap().entrySet()) {
+        attrs = attrs.with(a.getKey(), a.getValue());
+      }
+      copy.set(
+          e.getKey(),
+          new Node(
+              node.op(), attrs, node.inputs(), node.outputs(), node.inShapes(), node.outShapes()));
+    }
+    return new Graph(List.copyOf(copy), outputs.clone(), arity, forwardNodes);
+  }
+
+  /** The number of leading nodes that are the forward computation (see {@link #forwardNodes}). */
+  public int forwardNodes() {
+    return forwardNodes;
   }
 
   public int size() {

@@ -34,6 +34,9 @@ public final class Runtime {
    */
   private final List<Map.Entry<List<String>, Attrs>> callAttrs = new ArrayList<>();
 
+  /** How many gradient computations are running (their calls are the backward pass). */
+  private int backward;
+
   public Runtime(Supplier<Blas> blas) {
     this.blas = Objects.requireNonNull(blas);
   }
@@ -144,12 +147,21 @@ public final class Runtime {
           }
         }
       }
-      Tape.Step step = new Tape.Step(op, attrs, inputs.clone(), values, outputs);
+      Tape.Step step = new Tape.Step(op, attrs, inputs.clone(), values, outputs, backward > 0);
       for (Tape tape : tapes) {
         tape.record(step);
       }
     }
     return outputs;
+  }
+
+  /** Marks the calls recorded until the matching {@link #exitBackward} as the backward pass. */
+  void enterBackward() {
+    backward++;
+  }
+
+  void exitBackward() {
+    backward--;
   }
 
   /** Starts recording on a new tape (nested inside the active ones). */

@@ -17,9 +17,17 @@ import java.util.Map;
  * of a tensor it produced: such a trace depends on data and cannot be replayed.
  */
 public final class Tape {
-  /** One recorded call. */
+  /**
+   * One recorded call; {@code backward} when a gradient computation ({@link Autodiff}) ran it (the
+   * strategy search decides only the calls before the first such step).
+   */
   public record Step(
-      OpDef op, Attrs attrs, Object[] inputs, Tensor[] inputValues, Tensor[] outputs) {}
+      OpDef op,
+      Attrs attrs,
+      Object[] inputs,
+      Tensor[] inputValues,
+      Tensor[] outputs,
+      boolean backward) {}
 
   private final List<Step> steps = new ArrayList<>();
   private final Map<Tensor, Boolean> produced = new IdentityHashMap<>();

@@ -70,6 +70,8 @@ final class ArrayOps {
         OpDef.of("ZerosLike", c -> one(Activations.zerosLike(c.in(0))), GradRule.NONE),
         OpDef.of("OnesLike", c -> one(Activations.onesLike(c.in(0))), GradRule.NONE),
         OpDef.of("StopGradient", c -> one(c.in(0)), GradRule.NONE),
+        // The value unchanged; a strategy on it lays the value out (Cell.shard's inputs).
+        OpDef.of("Identity", c -> one(c.in(0)), g -> one(g.dout(0))),
         // The value a variable holds at this point of a traced step (recorded for every read).
         OpDef.of("Load", c -> one(c.in(0)), g -> one(g.dout(0))),
         new OpDef(

@@ -12,6 +12,7 @@ import dev.msjvm.engine.parallel.NodeSharding;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.rules.RulesOracle;
+import dev.msjvm.engine.parallel.search.CostModel;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.time.Duration;
@@ -112,6 +113,20 @@ class SpmdPartitionerTest {
   /** Runs the partitioned step on 4 ranks, checks every rank's loss; returns rank 0's plan. */
   private static List<String> checkOnFourRanks(ShardingOracle oracle, boolean allToAll)
       throws Exception {
+    return checkOnFourRanks(oracle, allToAll, null, 6 * 4 / 2);
+  }
+
+  /**
+   * {@link #checkOnFourRanks(ShardingOracle, boolean)} where each rank first passes its traced
+   * graph, with the gradient of w, through {@code prepare} (a strategy search) unless it is null,
+   * and w must end up with {@code wSize} elements on each rank.
+   */
+  private static List<String> checkOnFourRanks(
+      ShardingOracle oracle,
+      boolean allToAll,
+      java.util.function.UnaryOperator<Graph> prepare,
+      int wSize)
+      throws Exception {
     Random random = new Random(5);
     float[] xs = new float[8 * 6];
     float[] ws = new float[6 * 4];
@@ -123,7 +138,8 @@ class SpmdPartitionerTest {
     }
     Tensor x = Tensor.ofFloats(Shape.of(8, 6), xs);
     Tensor wFull = Tensor.ofFloats(Shape.of(6, 4), ws);
-    double expected = trace(new Runtime(NaiveBlas::new), new Variable("w", wFull), x).expected;
+    double expected =
+        trace(new Runtime(NaiveBlas::new), new Variable("w", wFull), x, false).expected;
 
     TensorLayout batchSplit = TensorLayout.of(DeviceMatrix.of(N), new int[] {0, -1}, 8, 6);
     InJvmWorld world = new InJvmWorld(N, Duration.ofSeconds(20));
@@ -139,7 +155,10 @@ class SpmdPartitionerTest {
                   try {
                     Runtime rt = new Runtime(NaiveBlas::new);
                     Variable w = new Variable("w", wFull);
-                    Graph global = trace(rt, w, x).graph;
+                    Graph global =
+                        prepare == null
+                            ? trace(rt, w, x, false).graph
+                            : prepare.apply(trace(rt, w, x, true).graph);
                     SpmdPartitioner.Result p =
                         SpmdPartitioner.partition(
                             global,
@@ -164,7 +183,7 @@ class SpmdPartitionerTest {
       for (Future<double[]> f : futures) {
         double[] got = f.get(30, TimeUnit.SECONDS);
         assertEquals(expected, got[0], 1e-4 * Math.abs(expected));
-        assertEquals(6 * 4 / 2, (int) got[1], "w is cut to its (2, 1) slice of 3 x 4");
+        assertEquals(wSize, (int) got[1], "w's slice");
         assertTrue(got[2] > 4, "redistribution and reduction nodes were added");
       }
       return plans.get(0);
@@ -173,10 +192,51 @@ class SpmdPartitionerTest {
     }
   }
 
+  @Test
+  void aSearchedStrategyReplacesTheUsersAndTheStepStillComputesTheGlobalLoss() throws Exception {
+    TensorLayout batchSplit = TensorLayout.of(DeviceMatrix.of(N), new int[] {0, -1}, 8, 6);
+    List<String> plan =
+        checkOnFourRanks(
+            RulesOracle.INSTANCE,
+            false,
+            g -> {
+              Graph stripped = withoutStrategies(g);
+              StrategySearchPass.Result r =
+                  StrategySearchPass.search(
+                      stripped,
+                      List.of(batchSplit),
+                      "dynamic_programming",
+                      CostModel.defaults(),
+                      N,
+                      java.util.Map.of());
+              assertEquals(4, stripped.forwardNodes(), "Load, MatMul, ReLU, ReduceSum");
+              return r.graph();
+            },
+            6 * 4);
+    // The dataset split on the batch makes data parallel the cheapest: no AllReduce of the
+    // MatMul output, only the loss's.
+    assertTrue(
+        plan.get(0).startsWith("MatMul strategy ((4, 1), (1, 1))"), () -> String.join("\n", plan));
+  }
+
+  /** The traced graph as it would be without the user's shard strategy. */
+  private static Graph withoutStrategies(Graph g) {
+    java.util.Map<Integer, Attrs> none = new java.util.HashMap<>();
+    for (int n = 0; n < g.nodes().size(); n++) {
+      if (g.nodes().get(n).attrs().has("in_strategy")) {
+        none.put(n, Attrs.of("in_strategy", null));
+      }
+    }
+    return g.withAttrs(none);
+  }
+
   private record Traced(Graph graph, double expected) {}
 
-  /** {@code sum(relu(x @ w))} traced on global shapes, MatMul strategy ((2, 2), (2, 1)). */
-  private static Traced trace(Runtime rt, Variable w, Tensor x) {
+  /**
+   * {@code sum(relu(x @ w))} traced on global shapes, MatMul strategy ((2, 2), (2, 1)); {@code
+   * withGradient}: the gradient of w is a second result.
+   */
+  private static Traced trace(Runtime rt, Variable w, Tensor x, boolean withGradient) {
     Tape tape = rt.push();
     Tensor xa = x.alias();
     tape.addLeaves(List.of(xa));
@@ -196,7 +256,12 @@ class SpmdPartitionerTest {
     Tensor y = rt.apply("MatMul", mm, xa, wv)[0];
     Tensor h = rt.apply("ReLU", Attrs.EMPTY, y)[0];
     Tensor s = rt.apply("ReduceSum", Attrs.of("axis", List.of(), "keep_dims", false), h)[0];
+    List<Tensor> results = new ArrayList<>(List.of(s));
+    if (withGradient) {
+      // The backward nodes follow the forward ones in the graph.
+      results.addAll(Autodiff.gradients(rt, tape, List.of(s), null, List.of(w)));
+    }
     rt.pop(tape);
-    return new Traced(Graph.compile(tape, List.of(xa), List.of(s)), s.getDouble(0));
+    return new Traced(Graph.compile(tape, List.of(xa), results), s.getDouble(0));
   }
 }

@@ -161,7 +161,7 @@ def _compile_partitioned(cell, args, key, cache):
                            f"compile to one graph, but its construct reads a computed value in Python "
                            f"({tape.valueReadReason()}).")
     graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
-    plan = h.partition(graph, specs, h.shardingOracle().java)
+    plan = h.partition(graph, specs, h.shardingOracle().java, _parameter_plan(cell))
     local = plan.graph().java
     _save_plan(cell, plan)
     cache[key] = (local, template)
@@ -169,6 +169,17 @@ def _compile_partitioned(cell, args, key, cache):
     inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
     outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
     return _rebuild(template, outs)
+
+
+def _parameter_plan(cell):
+    """The ``parameter_plan`` tuple strategies ``Cell.shard`` stored on the parameters of ``cell``, as
+    alternating parameter names and strategies."""
+    out = []
+    for param in cell.trainable_params():
+        strategy = param.__dict__.get("_param_strategy")
+        if isinstance(strategy, tuple):
+            out += [param.name, list(strategy)]
+    return out
 
 
 def _save_plan(cell, plan):

@@ -44,6 +44,19 @@ def _mixed_cast(value, dtype):
     return value
 
 
+def _shard_inputs(shard_fn, args):
+    """Each tensor argument through an ``Identity`` sharded with its entry of the cell's in_strategy
+    (the configured op sharding propagation starts from, as MindSpore's cell-level shard)."""
+    from mindspore.ops.operations import Identity  # pylint: disable=import-outside-toplevel
+    strategies = shard_fn.strategies
+    out = []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor) and i < len(strategies) and strategies[i] is not None:
+            a = Identity().shard((strategies[i],))(a)
+        out.append(a)
+    return tuple(out)
+
+
 class Cell:
     """Base class of all networks."""
 
@@ -141,7 +154,12 @@ class Cell:
 
     def _run_construct(self, *args, **kwargs):
         """``construct`` under this cell's mixed precision (``to_float``): floating-point inputs and
-        the parameters it reads are cast to the cell's compute type, as MindSpore's cell casts do."""
+        the parameters it reads are cast to the cell's compute type, as MindSpore's cell casts do.
+        A cell configured by ``shard`` lays its tensor inputs out by its ``in_strategy`` while a
+        parallel graph is traced."""
+        shard_fn = self.__dict__.get("_shard_fn")
+        if shard_fn is not None and _HOST.recording() and _graph._partitioned():  # pylint: disable=protected-access
+            args = _shard_inputs(shard_fn, args)
         mixed = self.__dict__.get("_float_dtype")
         if mixed is None:
             return self.construct(*args, **kwargs)

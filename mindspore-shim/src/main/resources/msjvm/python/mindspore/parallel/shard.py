@@ -143,8 +143,20 @@ def _check_parameter_plan(fn, parameter_plan):
         param = next((p for p in fn.trainable_params() if p.name == name.replace("self.", "")), None)
         if param is None:
             logger.warning(f"{name} is not exist, ignored its setting.")
+            continue
+        previous = param.__dict__.get("_param_strategy")
+        if isinstance(previous, tuple):
+            logger.warning(f"The layout of parameter '{name}' has been set to {previous}, "
+                           "current setting will be ignored.")
+        elif previous is not None:
+            logger.warning(f"The layout of parameter '{name}' has been set, current setting will be ignored.")
         elif isinstance(strategy, tuple):
             _check_param_strategy(name, param.shape, strategy)
+            param.__dict__["_param_strategy"] = strategy
+        else:
+            logger.warning(f"For '{name}', a Layout in parameter_plan is not applied by this engine yet; "
+                           "use a tuple strategy.")
+            param.__dict__["_param_strategy"] = strategy
 
 
 def _check_param_strategy(name, shape, strategy):
@@ -162,6 +174,7 @@ def _shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Asce
     """The checks of MindSpore's ``Shard.__call__``; the configured function."""
     if not isinstance(in_strategy, tuple):
         raise TypeError(f"For 'Shard', the 'in_strategy' should be a tuple, but got {type(in_strategy).__name__}.")
+    strategies = in_strategy
     in_strategy = _checked_strategy(in_strategy, "in_strategy")
     if not isinstance(out_strategy, (type(None), tuple)):
         raise TypeError("For 'Shard', the 'out_strategy' should be None or tuple, "
@@ -187,6 +200,7 @@ def _shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Asce
     # The checked configuration, for the parallel planner.
     shard_fn.fn = fn
     shard_fn.in_strategy = in_strategy
+    shard_fn.strategies = strategies  # as given (tuples or Layouts), one per input
     shard_fn.out_strategy = out_strategy
     shard_fn.parameter_plan = parameter_plan
     return shard_fn

@@ -55,6 +55,7 @@ final class ElementwiseRules {
             "ZerosLike",
             "OnesLike",
             "StopGradient",
+            "Identity",
             "Load",
             "Dropout"));
     return names;

@@ -375,6 +375,80 @@ final class Interpreter {
     return ones(spec);
   }
 
+  /**
+   * Every valid strategy of the call on {@code n} devices, as a strategy search considers them
+   * (MindSpore's {@code GenerateOpStrategies} over one combined list of the op's dimensions): each
+   * splittable letter takes a factor dividing what the letters before it left of {@code n} and its
+   * size; the product divides {@code n} (equals it, or is 1, with {@code fullyUseDevices}). Letters
+   * shared between inputs split together (MatMul's k), so the enumeration runs over letters, not
+   * tensor dimensions. The op's own checks drop what it refuses. Order: earlier letters' factors
+   * vary slowest, ascending; the all-ones strategy first.
+   */
+  static List<List<List<Integer>>> candidates(
+      ShardingRule rule, Attrs attrs, List<Shape> inShapes, int n, boolean fullyUseDevices) {
+    EinsumSpec spec = rule.specFor(attrs, inShapes);
+    List<Shape> stShapes = strategyShapes(spec, inShapes, outputShapes(spec, inShapes));
+    Map<Character, Integer> size = new HashMap<>();
+    for (int i = 0; i < stShapes.size(); i++) {
+      String letters = spec.inputs().get(i);
+      for (int d = 0; d < letters.length(); d++) {
+        size.putIfAbsent(letters.charAt(d), stShapes.get(i).dim(d));
+      }
+    }
+    StringBuilder letters = new StringBuilder();
+    for (char c : spec.matrix().toCharArray()) {
+      if (spec.splittable(c) && size.containsKey(c)) {
+        letters.append(c);
+      }
+    }
+    List<Map<Character, Integer>> assignments = new ArrayList<>();
+    assign(letters.toString(), 0, n, size, new HashMap<>(), assignments);
+    List<List<List<Integer>>> out = new ArrayList<>();
+    List<Integer> ranks = ShardingRule.ranks(n);
+    for (Map<Character, Integer> factors : assignments) {
+      int product = factors.values().stream().reduce(1, (a, b) -> a * b);
+      if (fullyUseDevices && product != n && product != 1) {
+        continue;
+      }
+      List<List<Integer>> strategy = new ArrayList<>();
+      for (String tensor : spec.inputs()) {
+        List<Integer> s = new ArrayList<>();
+        for (char c : tensor.toCharArray()) {
+          s.add(factors.getOrDefault(c, 1));
+        }
+        strategy.add(List.copyOf(s));
+      }
+      try {
+        rule.shard(attrs, inShapes, strategy, null, ranks);
+        out.add(List.copyOf(strategy));
+      } catch (ShardingException e) {
+        // a strategy the op refuses is no candidate
+      }
+    }
+    return out;
+  }
+
+  private static void assign(
+      String letters,
+      int at,
+      int left,
+      Map<Character, Integer> size,
+      Map<Character, Integer> chosen,
+      List<Map<Character, Integer>> out) {
+    if (at == letters.length()) {
+      out.add(Map.copyOf(chosen));
+      return;
+    }
+    char c = letters.charAt(at);
+    for (int f = 1; f <= left; f++) {
+      if (left % f == 0 && size.get(c) % f == 0) {
+        chosen.put(c, f);
+        assign(letters, at + 1, left / f, size, chosen, out);
+      }
+    }
+    chosen.remove(c);
+  }
+
   private static List<List<Integer>> ones(EinsumSpec spec) {
     return spec.inputs().stream()
         .map(s -> java.util.Collections.nCopies(s.length(), 1))

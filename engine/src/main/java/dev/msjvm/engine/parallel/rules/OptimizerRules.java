@@ -12,7 +12,7 @@ import java.util.Map;
  * betas...) are replicated. Each output is a parameter-shaped state. Lamb is not covered: its trust
  * ratio needs norms over the whole parameter.
  */
-final class OptimizerRules {
+public final class OptimizerRules {
   private OptimizerRules() {}
 
   /** Operator name and its number of outputs. */
@@ -20,7 +20,7 @@ final class OptimizerRules {
       Map.of("ApplyMomentum", 1, "SGD", 1, "Adam", 3, "AdamWeightDecay", 3);
 
   /** Whether {@code op} is one of the fused optimizer updates. */
-  static boolean isUpdate(String op) {
+  public static boolean isUpdate(String op) {
     return OPS.containsKey(op);
   }
 

@@ -114,6 +114,15 @@ public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalize
     return Interpreter.following(this, attrs, inputShapes, inputLayouts, deviceCount);
   }
 
+  /**
+   * Every strategy this call accepts on {@code deviceCount} devices, for a strategy search (see
+   * {@link Interpreter#candidates}); the all-ones strategy first.
+   */
+  public List<List<List<Integer>>> candidates(
+      Attrs attrs, List<Shape> inputShapes, int deviceCount, boolean fullyUseDevices) {
+    return Interpreter.candidates(this, attrs, inputShapes, deviceCount, fullyUseDevices);
+  }
+
   /** The attributes rank {@code rank}'s kernel runs with under {@code sharding}. */
   public Attrs localAttrs(Attrs attrs, OpSharding sharding, int rank) {
     return localizer.local(attrs, sharding, rank);

@@ -418,7 +418,8 @@ class Broadcast(Primitive):
 
 
 from mindspore.ops.operations._nn_ops import (Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat,  # noqa: E402
-                                              Conv2D, Dropout, Gather, GeLU, LayerNorm, MaxPool, OneHot,
+                                              Conv2D, Dropout, Gather, GeLU, Identity, LayerNorm, MaxPool,
+                                              OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
                                               SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
                                               StridedSlice, Tile, Shape)

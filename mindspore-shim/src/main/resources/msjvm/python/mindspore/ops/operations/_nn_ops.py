@@ -368,6 +368,16 @@ class StopGradient(Primitive):
         return self._run_engine(x)
 
 
+class Identity(Primitive):
+    """The input unchanged (a ``shard`` strategy on it lays the value out: ``Cell.shard``'s inputs)."""
+
+    def __init__(self):
+        super().__init__("Identity")
+
+    def __call__(self, x):
+        return self._run_engine(x)
+
+
 class RealDiv(Primitive):
     """Elementwise division."""
 

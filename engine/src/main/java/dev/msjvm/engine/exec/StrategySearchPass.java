@@ -1,0 +1,155 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.exec.Graph.Arg;
+import dev.msjvm.engine.exec.Graph.Node;
+import dev.msjvm.engine.exec.Graph.Out;
+import dev.msjvm.engine.exec.Graph.Ref;
+import dev.msjvm.engine.exec.Graph.Var;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.Layouts;
+import dev.msjvm.engine.parallel.rules.OptimizerRules;
+import dev.msjvm.engine.parallel.rules.Rules;
+import dev.msjvm.engine.parallel.search.CostGraph;
+import dev.msjvm.engine.parallel.search.CostModel;
+import dev.msjvm.engine.parallel.search.OpGraph;
+import dev.msjvm.engine.parallel.search.StrategySearch;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code auto_parallel}: chooses a strategy for every forward operator call of a graph traced on
+ * global shapes, then hands the graph to the {@link SpmdPartitioner} with those strategies written
+ * into the calls' {@code in_strategy} (backward and optimizer nodes follow them, as for user
+ * strategies).
+ *
+ * <p>The search sees the forward calls ({@link Graph#forwardNodes}) that have a sharding rule and
+ * update no state, each parameter read by them (its {@code Load}s are the parameter) and each graph
+ * argument with its dataset-strategy layout; constants are free. Calls with a user strategy stay as
+ * they are.
+ */
+public final class StrategySearchPass {
+
+  /**
+   * The graph with the chosen strategies, the cost graph searched, the choice per cost-graph node,
+   * the cost-graph node of each searched graph node, and the parameters whose searched layout gives
+   * other slices than their first user's input layout (a {@code parameter_plan}, or a layout shared
+   * by several users): the partitioner places them so ({@code placed}).
+   */
+  public record Result(
+      Graph graph,
+      CostGraph costs,
+      int[] chosen,
+      Map<Integer, Integer> opNodes,
+      Map<Variable, TensorLayout> paramLayouts) {}
+
+  private StrategySearchPass() {}
+
+  /**
+   * Searches {@code global} with {@code mode} ({@code sharding_propagation}, {@code
+   * dynamic_programming}, {@code recursive_programming}); {@code parameterPlan} maps parameter
+   * names to configured strategies ({@code Cell.shard}'s {@code parameter_plan}).
+   */
+  public static Result search(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      String mode,
+      CostModel model,
+      int devices,
+      Map<String, List<Integer>> parameterPlan) {
+    List<Node> nodes = global.nodes();
+    List<OpGraph.Node> ops = new ArrayList<>();
+    Map<Integer, Integer> opOf = new LinkedHashMap<>();
+    Map<Integer, Integer> dataOf = new HashMap<>();
+    Map<Variable, Integer> paramOf = new IdentityHashMap<>();
+    Map<Integer, Variable> loads = new HashMap<>();
+    for (int n = 0; n < global.forwardNodes(); n++) {
+      Node node = nodes.get(n);
+      String op = node.op().name();
+      if (op.equals("Load") && node.inputs()[0] instanceof Var v) {
+        loads.put(n, v.variable());
+        continue;
+      }
+      if (node.op().stateful() || !Rules.has(op) || OptimizerRules.isUpdate(op)) {
+        continue;
+      }
+      List<OpGraph.Src> inputs = new ArrayList<>();
+      for (Ref r : node.inputs()) {
+        inputs.add(
+            switch (r) {
+              case Arg a ->
+                  new OpGraph.Src(
+                      dataOf.computeIfAbsent(
+                          a.index(),
+                          k -> add(ops, OpGraph.Node.data("arg" + k, argLayouts.get(k)))),
+                      0);
+              case Out o when loads.containsKey(o.node()) -> {
+                Variable v = loads.get(o.node());
+                yield new OpGraph.Src(
+                    paramOf.computeIfAbsent(
+                        v,
+                        k ->
+                            add(
+                                ops,
+                                OpGraph.Node.param(
+                                    k.name(),
+                                    node.inShapes()[inputs.size()],
+                                    parameterPlan.get(k.name())))),
+                    0);
+              }
+              case Out o when opOf.containsKey(o.node()) ->
+                  new OpGraph.Src(opOf.get(o.node()), o.index());
+              default -> null;
+            });
+      }
+      opOf.put(
+          n,
+          add(
+              ops,
+              OpGraph.Node.op(
+                  op,
+                  node.attrs(),
+                  List.of(node.inShapes()),
+                  List.of(node.outShapes()),
+                  inputs,
+                  null)));
+    }
+    OpGraph graph = new OpGraph(ops, devices);
+    CostGraph costs = new CostGraph(graph, model);
+    int[] chosen = StrategySearch.solve(costs, mode);
+    Map<Integer, Attrs> extra = new HashMap<>();
+    for (Map.Entry<Integer, Integer> e : opOf.entrySet()) {
+      OpGraph.Node op = ops.get(e.getValue());
+      if (!op.isConfigured()) {
+        extra.put(
+            e.getKey(),
+            Attrs.of(
+                "in_strategy",
+                costs.candidates(e.getValue()).get(chosen[e.getValue()]).strategy()));
+      }
+    }
+    Map<Variable, TensorLayout> paramLayouts = new IdentityHashMap<>();
+    for (Map.Entry<Variable, Integer> e : paramOf.entrySet()) {
+      int p = e.getValue();
+      TensorLayout chosenLayout = costs.candidates(p).get(chosen[p]).outputs().get(0);
+      int firstUse = costs.outEdges(p).get(0);
+      CostGraph.Edge edge = costs.edges().get(firstUse);
+      TensorLayout need =
+          costs.candidates(edge.to()).get(chosen[edge.to()]).inputs().get(edge.input());
+      if (!Layouts.sameSlices(chosenLayout, need)) {
+        paramLayouts.put(e.getKey(), chosenLayout);
+      }
+    }
+    return new Result(global.withAttrs(extra), costs, chosen, opOf, paramLayouts);
+  }
+
+  private static int add(List<OpGraph.Node> ops, OpGraph.Node node) {
+    ops.add(node);
+    return ops.size() - 1;
+  }
+}

@@ -1,0 +1,147 @@
+package dev.msjvm.engine.parallel.search;
+
+import dev.msjvm.engine.MsException;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * {@code sharding_propagation} (MindSpore's {@code CostGraph::StrategyPropagate}, reference §3.3):
+ * strategies spread from the configured nodes (user {@code shard}s, {@code parameter_plan}s, the
+ * dataset inputs) to their neighbours, breadth first, each neighbour taking the candidate that
+ * costs least to connect to the neighbours already decided.
+ *
+ * <p>Configured nodes are visited in topological order, each starting its own breadth-first walk
+ * over out-edges then in-edges; a node keeps the strategy it got first (at the smallest depth) and
+ * a configured node is never changed. A node reached forward while one of its other producers is
+ * still undecided waits until the walk has nothing else to do (MindSpore's {@code waitting_list_}),
+ * so a multi-input op sees all its inputs when it can. Choice among candidates ({@code
+ * CompareSwcCost}): lowest summed edge communication to the decided neighbours, then lowest edge
+ * computation, then lowest own forward communication, then the earlier candidate. Nodes no walk
+ * reaches take their cheapest candidate (MindSpore takes the first).
+ */
+public final class ShardingPropagation {
+
+  private ShardingPropagation() {}
+
+  /** The chosen candidate of every node of {@code g}. */
+  public static int[] solve(CostGraph g) {
+    int n = g.size();
+    int[] chosen = new int[n];
+    Arrays.fill(chosen, -1);
+    boolean[] visited = new boolean[n];
+    List<Integer> configured =
+        java.util.stream.IntStream.range(0, n)
+            .filter(v -> g.graph().nodes().get(v).isConfigured())
+            .boxed()
+            .toList();
+    if (configured.isEmpty()) {
+      throw MsException.runtimeError("There is no operator that is configured sharding strategy.");
+    }
+    for (int c : configured) {
+      chosen[c] = 0;
+    }
+    for (int c : configured) {
+      Deque<Integer> queue = new ArrayDeque<>();
+      TreeSet<Integer> waiting = new TreeSet<>();
+      queue.add(c);
+      while (!queue.isEmpty() || !waiting.isEmpty()) {
+        if (queue.isEmpty()) {
+          int w = waiting.pollFirst();
+          if (chosen[w] < 0) {
+            chosen[w] = best(g, w, chosen);
+            queue.add(w);
+          }
+          continue;
+        }
+        int u = queue.poll();
+        if (visited[u]) {
+          continue;
+        }
+        visited[u] = true;
+        for (int e : g.outEdges(u)) {
+          int v = g.edges().get(e).to();
+          if (chosen[v] >= 0 || visited[v]) {
+            continue;
+          }
+          if (otherProducerUndecided(g, v, u, chosen)) {
+            waiting.add(v);
+            continue;
+          }
+          chosen[v] = best(g, v, chosen);
+          queue.add(v);
+        }
+        for (int e : g.inEdges(u)) {
+          int v = g.edges().get(e).from();
+          if (chosen[v] >= 0 || visited[v]) {
+            continue;
+          }
+          chosen[v] = best(g, v, chosen);
+          queue.add(v);
+        }
+      }
+    }
+    for (int v = 0; v < n; v++) {
+      if (chosen[v] < 0) {
+        chosen[v] = cheapest(g, v);
+      }
+    }
+    return chosen;
+  }
+
+  private static boolean otherProducerUndecided(CostGraph g, int v, int u, int[] chosen) {
+    for (int e : g.inEdges(v)) {
+      int w = g.edges().get(e).from();
+      if (w != u && chosen[w] < 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The candidate of {@code v} cheapest to connect to its decided neighbours. */
+  static int best(CostGraph g, int v, int[] chosen) {
+    List<CostGraph.Candidate> cands = g.candidates(v);
+    int best = 0;
+    double[] bestKey = null;
+    for (int c = 0; c < cands.size(); c++) {
+      double comm = 0;
+      double comp = 0;
+      for (int e : g.inEdges(v)) {
+        int w = g.edges().get(e).from();
+        if (chosen[w] >= 0) {
+          Cost k = g.edgeCost(e, chosen[w], c);
+          comm += k.communication();
+          comp += k.computation();
+        }
+      }
+      for (int e : g.outEdges(v)) {
+        int w = g.edges().get(e).to();
+        if (chosen[w] >= 0) {
+          Cost k = g.edgeCost(e, c, chosen[w]);
+          comm += k.communication();
+          comp += k.computation();
+        }
+      }
+      double[] key = {comm, comp, cands.get(c).cost().communicationForward()};
+      if (bestKey == null || Arrays.compare(key, bestKey) < 0) {
+        best = c;
+        bestKey = key;
+      }
+    }
+    return best;
+  }
+
+  private static int cheapest(CostGraph g, int v) {
+    List<CostGraph.Candidate> cands = g.candidates(v);
+    int best = 0;
+    for (int c = 1; c < cands.size(); c++) {
+      if (cands.get(c).cost().objective(g.model()) < cands.get(best).cost().objective(g.model())) {
+        best = c;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,95 @@
+package dev.msjvm.engine.parallel.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class DynamicProgrammingTest {
+
+  /**
+   * The smallest summed objective over every assignment of candidates: depth-first over the nodes
+   * in order, adding each node's cost and its edges to nodes already assigned (all costs are
+   * non-negative, so a partial sum at or above the best found so far is cut).
+   */
+  static double bruteForce(CostGraph g) {
+    int n = g.size();
+    List<List<Integer>> back = new ArrayList<>();
+    for (int v = 0; v < n; v++) {
+      back.add(new ArrayList<>());
+    }
+    for (int e = 0; e < g.edges().size(); e++) {
+      back.get(g.edges().get(e).to()).add(e);
+    }
+    double[] best = {Double.POSITIVE_INFINITY};
+    dfs(g, back, 0, new int[n], 0, best);
+    return best[0];
+  }
+
+  private static void dfs(
+      CostGraph g, List<List<Integer>> back, int v, int[] chosen, double sum, double[] best) {
+    if (sum >= best[0] * (1 + 1e-12)) {
+      return;
+    }
+    if (v == g.size()) {
+      best[0] = sum;
+      return;
+    }
+    for (int c = 0; c < g.candidates(v).size(); c++) {
+      chosen[v] = c;
+      double s = sum + g.candidates(v).get(c).cost().objective(g.model());
+      for (int e : back.get(v)) {
+        s += g.edgeCost(e, chosen[g.edges().get(e).from()], c).objective(g.model());
+      }
+      dfs(g, back, v + 1, chosen, s, best);
+    }
+  }
+
+  static double objective(CostGraph g, int[] chosen) {
+    return g.total(chosen).objective(g.model());
+  }
+
+  @Test
+  void dynamicProgrammingFindsTheBruteForceOptimumOnRandomGraphs() {
+    Random rnd = new Random(20261122);
+    int[] devices = {2, 4, 8};
+    int[] applied = new int[7];
+    int beatsFirstCandidates = 0;
+    for (int k = 0; k < 200; k++) {
+      int n = devices[k % devices.length];
+      OpGraph og = RandomGraphs.of(rnd, 12, n);
+      CostGraph g = new CostGraph(og, CostModel.defaults());
+      int[] counts = new int[7];
+      int[] dp = DynamicProgramming.run(g, counts);
+      for (int i = 0; i < counts.length; i++) {
+        applied[i] += counts[i];
+      }
+      double found = objective(g, dp);
+      double optimum = bruteForce(g);
+      assertEquals(optimum, found, 1e-9 * Math.max(1, optimum), "graph " + k + " on " + n);
+      if (found < objective(g, new int[g.size()])) {
+        beatsFirstCandidates++;
+      }
+    }
+    // The graphs exercise every elimination, and the optimum is rarely the trivial assignment.
+    for (int i = 0; i < 6; i++) {
+      assertTrue(
+          applied[i] > 0,
+          "elimination " + i + " never applied: " + java.util.Arrays.toString(applied));
+    }
+    assertTrue(beatsFirstCandidates > 150, "only " + beatsFirstCandidates + " non-trivial optima");
+  }
+
+  @Test
+  void aChainTakesDataParallelWhenTheBatchIsLarge() {
+    // x [64, 8] split over 8 on the batch: MatMul with an [8, 8] weight should stay batch-split.
+    Random rnd = new Random(1);
+    OpGraph og = RandomGraphs.of(rnd, 1, 8);
+    CostGraph g = new CostGraph(og, CostModel.defaults());
+    int[] dp = DynamicProgramming.solve(g);
+    assertTrue(objective(g, dp) <= objective(g, new int[g.size()]));
+  }
+}
