@@ -3,7 +3,7 @@
 # network trains exactly like the stand-alone run of the same network, seed and data in the same process
 # (per-step losses within 1e-5 relative, every rank's parameter slice equal to the matching slice of the
 # stand-alone weights within 1e-6). Search modes: dynamic_programming (the default) with no shard at all,
-# sharding_propagation from one configured MatMul, and sharding_propagation from a Cell.shard (the
+# recursive_programming (SAPP, refined under the cost model), sharding_propagation from one configured MatMul, and sharding_propagation from a Cell.shard (the
 # sharded cell's input layout and a parameter_plan). The layouts printed are the searched ones.
 from _equiv import losses_match, rank_slice
 import mindspore as ms
@@ -48,6 +48,12 @@ for data_strategy in ("data_parallel", "full_batch"):
     net = seeded_net()
     check(f"dynamic_programming {data_strategy}", net, net.trainable_params(), data_strategy)
     ms.reset_auto_parallel_context()
+
+ms.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="recursive_programming",
+                             dataset_strategy="data_parallel")
+net = seeded_net()
+check("recursive_programming data_parallel", net, net.trainable_params(), "data_parallel")
+ms.reset_auto_parallel_context()
 
 ms.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="sharding_propagation",
                              dataset_strategy="full_batch")

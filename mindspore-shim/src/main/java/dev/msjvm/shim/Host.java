@@ -49,7 +49,10 @@ import org.graalvm.polyglot.Value;
 public final class Host {
   /** The {@code search_mode}s the engine searches with in {@code auto_parallel}. */
   private static final List<String> SEARCHED =
-      List.of(StrategySearch.SHARDING_PROPAGATION, StrategySearch.DYNAMIC_PROGRAMMING);
+      List.of(
+          StrategySearch.SHARDING_PROPAGATION,
+          StrategySearch.DYNAMIC_PROGRAMMING,
+          StrategySearch.RECURSIVE_PROGRAMMING);
 
   private final Session session;
 

@@ -12,7 +12,9 @@ import dev.msjvm.engine.parallel.rules.OptimizerRules;
 import dev.msjvm.engine.parallel.rules.Rules;
 import dev.msjvm.engine.parallel.search.CostGraph;
 import dev.msjvm.engine.parallel.search.CostModel;
+import dev.msjvm.engine.parallel.search.LocalRefinement;
 import dev.msjvm.engine.parallel.search.OpGraph;
+import dev.msjvm.engine.parallel.search.RecursiveProgramming;
 import dev.msjvm.engine.parallel.search.StrategySearch;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
@@ -36,10 +38,11 @@ import java.util.Map;
 public final class StrategySearchPass {
 
   /**
-   * The graph with the chosen strategies, the cost graph searched, the choice per cost-graph node,
-   * the cost-graph node of each searched graph node, and the parameters whose searched layout gives
-   * other slices than their first user's input layout (a {@code parameter_plan}, or a layout shared
-   * by several users): the partitioner places them so ({@code placed}).
+   * The graph with the chosen strategies, the cost graph searched and the choice per cost-graph
+   * node (both null for {@code recursive_programming}, which builds none), the cost-graph node of
+   * each searched graph node, and the parameters whose searched layout gives other slices than
+   * their first user's input layout (a {@code parameter_plan}, or a layout shared by several
+   * users): the partitioner places them so ({@code placed}).
    */
   public record Result(
       Graph graph,
@@ -47,6 +50,15 @@ public final class StrategySearchPass {
       int[] chosen,
       Map<Integer, Integer> opNodes,
       Map<Variable, TensorLayout> paramLayouts) {}
+
+  /**
+   * {@code recursive_programming} refines SAPP's choice under the cost model ({@link
+   * LocalRefinement}) up to this many operators and devices; beyond, building every candidate's
+   * cost would cost more than SAPP itself, and SAPP's strategies are used as they are.
+   */
+  static final int REFINE_MAX_OPS = 2000;
+
+  static final int REFINE_MAX_DEVICES = 64;
 
   private StrategySearchPass() {}
 
@@ -120,9 +132,26 @@ public final class StrategySearchPass {
                   null)));
     }
     OpGraph graph = new OpGraph(ops, devices);
-    CostGraph costs = new CostGraph(graph, model);
-    int[] chosen = StrategySearch.solve(costs, mode);
     Map<Integer, Attrs> extra = new HashMap<>();
+    CostGraph costs;
+    int[] chosen;
+    if (mode.equals(StrategySearch.RECURSIVE_PROGRAMMING)) {
+      List<List<List<Integer>>> strategies = RecursiveProgramming.solve(graph, model);
+      if (opOf.size() > REFINE_MAX_OPS || devices > REFINE_MAX_DEVICES) {
+        for (Map.Entry<Integer, Integer> e : opOf.entrySet()) {
+          List<List<Integer>> s = strategies.get(e.getValue());
+          if (s != null) {
+            extra.put(e.getKey(), Attrs.of("in_strategy", s));
+          }
+        }
+        return new Result(global.withAttrs(extra), null, null, opOf, Map.of());
+      }
+      costs = new CostGraph(graph, model);
+      chosen = LocalRefinement.improve(costs, LocalRefinement.fromStrategies(costs, strategies));
+    } else {
+      costs = new CostGraph(graph, model);
+      chosen = StrategySearch.solve(costs, mode);
+    }
     for (Map.Entry<Integer, Integer> e : opOf.entrySet()) {
       OpGraph.Node op = ops.get(e.getValue());
       if (!op.isConfigured()) {

@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * The parameters of the strategy search: MindSpore's cost-model context ({@code
  * costmodel_context.h}: α, β, γ, the communication threshold/constant/bias, the device memory
- * capacity) and the algorithm parameters of {@code set_algo_parameters}.
+ * capacity, SAPP's {@code rp_matmul_mem_coef}) and the algorithm parameters of {@code
+ * set_algo_parameters}.
  *
  * <p>{@link #refine} is MindSpore's {@code RefineForPracticalCost} for one communication amount: a
  * message up to the threshold costs the constant (latency dominates), a larger one its size plus
@@ -23,7 +24,8 @@ public record CostModel(
     boolean elementwiseOpStrategyFollow,
     boolean enableAlgoApproxi,
     double algoApproxiEpsilon,
-    boolean enableAllToAll) {
+    boolean enableAllToAll,
+    double rpMatmulMemCoef) {
 
   /** MindSpore's defaults (β as for Ascend). */
   public static CostModel defaults() {
@@ -39,7 +41,8 @@ public record CostModel(
         false,
         false,
         0.1,
-        false);
+        false,
+        0.1);
   }
 
   /**
@@ -62,7 +65,8 @@ public record CostModel(
         flag(algo, "elementwise_op_strategy_follow", d.elementwiseOpStrategyFollow),
         flag(algo, "enable_algo_approxi", d.enableAlgoApproxi),
         num(algo, "algo_approxi_epsilon", d.algoApproxiEpsilon),
-        enableAllToAll);
+        enableAllToAll,
+        num(costModel, "rp_matmul_mem_coef", d.rpMatmulMemCoef));
   }
 
   private static double num(Map<String, Object> m, String key, double fallback) {

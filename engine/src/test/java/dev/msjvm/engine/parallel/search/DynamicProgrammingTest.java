@@ -84,12 +84,47 @@ class DynamicProgrammingTest {
   }
 
   @Test
-  void aChainTakesDataParallelWhenTheBatchIsLarge() {
-    // x [64, 8] split over 8 on the batch: MatMul with an [8, 8] weight should stay batch-split.
-    Random rnd = new Random(1);
-    OpGraph og = RandomGraphs.of(rnd, 1, 8);
-    CostGraph g = new CostGraph(og, CostModel.defaults());
-    int[] dp = DynamicProgramming.solve(g);
-    assertTrue(objective(g, dp) <= objective(g, new int[g.size()]));
+  void recursiveProgrammingStaysCloseToTheOptimumOnRandomGraphs() {
+    Random rnd = new Random(20261123);
+    int[] devices = {2, 4, 8};
+    List<Double> ratios = new ArrayList<>();
+    List<Double> pure = new ArrayList<>();
+    for (int k = 0; k < 200; k++) {
+      int n = devices[k % devices.length];
+      OpGraph og = RandomGraphs.of(rnd, 12, n);
+      CostGraph g = new CostGraph(og, CostModel.defaults());
+      double optimum = objective(g, DynamicProgramming.solve(g));
+      int[] sappChoice =
+          LocalRefinement.fromStrategies(g, RecursiveProgramming.solve(og, CostModel.defaults()));
+      double sapp = objective(g, sappChoice);
+      double refined = objective(g, LocalRefinement.improve(g, sappChoice));
+      assertTrue(refined >= optimum * (1 - 1e-9), "SAPP below the optimum on graph " + k);
+      assertTrue(refined <= sapp * (1 + 1e-9), "refinement made graph " + k + " worse");
+      pure.add(sapp / optimum);
+      ratios.add(refined / optimum);
+    }
+    java.util.Collections.sort(ratios);
+    java.util.Collections.sort(pure);
+    double median = ratios.get(ratios.size() / 2);
+    System.out.printf(
+        "SAPP alone / optimum over 200 random graphs: median %.4f, p90 %.4f, max %.4f%n",
+        pure.get(100), pure.get(179), pure.get(199));
+    System.out.printf(
+        "SAPP + refinement / optimum: median %.4f, p90 %.4f, max %.4f%n",
+        median, ratios.get(179), ratios.get(199));
+    assertTrue(median <= 1.10, "median SAPP / optimum " + median);
+  }
+
+  @Test
+  void recursiveProgrammingRefusesADeviceCountThatIsNoPowerOfTwo() {
+    OpGraph og = RandomGraphs.of(new Random(3), 4, 6);
+    dev.msjvm.engine.MsException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            dev.msjvm.engine.MsException.class,
+            () -> RecursiveProgramming.solve(og, CostModel.defaults()));
+    assertEquals(
+        "The recursive auto parallel strategy searching mode requires the device num be the power"
+            + " of 2.",
+        e.getMessage());
   }
 }
