@@ -10,6 +10,7 @@ import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.exec.SpmdPartitioner;
+import dev.msjvm.engine.exec.StrategyCheckpointPass;
 import dev.msjvm.engine.exec.StrategySearchPass;
 import dev.msjvm.engine.exec.Tape;
 import dev.msjvm.engine.ir.DType;
@@ -20,6 +21,7 @@ import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.ShardingOracle;
+import dev.msjvm.engine.parallel.StrategyFile;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.rules.RulesOracle;
 import dev.msjvm.engine.parallel.search.CostModel;
@@ -55,6 +57,9 @@ public final class Host {
           StrategySearch.RECURSIVE_PROGRAMMING);
 
   private final Session session;
+
+  /** How many strategy checkpoints this interpreter saved (their {@code current_stage}). */
+  private int strategySaves;
 
   /**
    * The layout a partitioned compile gave each parameter of this rank (weak: a dropped network's
@@ -374,17 +379,24 @@ public final class Host {
    */
   public SpmdPartitioner.Result partition(
       Graph graph, List<List<Object>> args, ShardingOracle oracle) {
-    return partition(graph, args, oracle, List.of());
+    return partition(graph, args, oracle, List.of(), "", "");
   }
 
   /**
    * {@link #partition(Graph, List, ShardingOracle)}; in {@code auto_parallel} with a search mode
    * the engine implements, the forward calls without a strategy first get the searched ones ({@link
    * StrategySearchPass}). {@code parameterPlan}: {@code Cell.shard}'s parameter strategies,
-   * alternating parameter names and strategies.
+   * alternating parameter names and strategies. {@code loadFile}/{@code saveFile}: the absolute
+   * paths of the strategy checkpoints to read before planning and write after it ({@link
+   * StrategyCheckpointPass}), empty for none.
    */
   public SpmdPartitioner.Result partition(
-      Graph graph, List<List<Object>> args, ShardingOracle oracle, List<Object> parameterPlan) {
+      Graph graph,
+      List<List<Object>> args,
+      ShardingOracle oracle,
+      List<Object> parameterPlan,
+      String loadFile,
+      String saveFile) {
     int n = session.comm().size();
     List<TensorLayout> layouts = new ArrayList<>();
     for (List<Object> a : args) {
@@ -398,6 +410,11 @@ public final class Host {
     }
     AutoParallelContext ctx = session.autoParallelContext();
     boolean allToAll = Boolean.TRUE.equals(ctx.get("enable_alltoall"));
+    if (!loadFile.isEmpty()) {
+      graph =
+          StrategyCheckpointPass.applyLoaded(
+              graph, StrategyFile.read(java.nio.file.Path.of(loadFile)));
+    }
     if ("auto_parallel".equals(ctx.parallelMode()) && SEARCHED.contains(ctx.searchMode())) {
       Map<String, List<Integer>> plan = new java.util.HashMap<>();
       for (int i = 0; i + 1 < parameterPlan.size(); i += 2) {
@@ -420,6 +437,16 @@ public final class Host {
     SpmdPartitioner.Result result =
         SpmdPartitioner.partition(graph, layouts, placed, oracle, session.comm(), n, allToAll);
     placed.putAll(result.variableLayouts());
+    if (!saveFile.isEmpty()) {
+      strategySaves++;
+      StrategyFile.write(
+          java.nio.file.Path.of(saveFile),
+          StrategyCheckpointPass.toSave(
+              graph,
+              result,
+              strategySaves,
+              !Boolean.FALSE.equals(ctx.get("stra_file_only_trainable_params"))));
+    }
     return result;
   }
 

@@ -50,9 +50,15 @@ public final class SpmdPartitioner {
 
   private static final List<String> SHAPE_ATTRS = List.of("shape", "input_shape", "filter_shape");
 
-  /** One rank's program, the layout chosen for every parameter, and a line per planned node. */
+  /**
+   * One rank's program, the layout chosen for every parameter, a line per planned node, and the
+   * strategy each node of the global graph ran with (by node index).
+   */
   public record Result(
-      Graph graph, Map<Variable, TensorLayout> variableLayouts, List<String> plan) {}
+      Graph graph,
+      Map<Variable, TensorLayout> variableLayouts,
+      List<String> plan,
+      Map<Integer, List<List<Integer>>> strategies) {}
 
   private final Graph global;
   private final List<TensorLayout> argLayouts;
@@ -64,6 +70,7 @@ public final class SpmdPartitioner {
 
   private final List<Node> local = new ArrayList<>();
   private final List<String> plan = new ArrayList<>();
+  private final Map<Integer, List<List<Integer>>> strategies = new LinkedHashMap<>();
   private final Map<Variable, TensorLayout> varLayouts = new LinkedHashMap<>();
   private final Ref[][] localOut;
   private final TensorLayout[][] layouts;
@@ -145,7 +152,8 @@ public final class SpmdPartitioner {
     return new Result(
         Graph.assemble(p.local, outs, global.arity()),
         Collections.unmodifiableMap(p.varLayouts),
-        List.copyOf(p.plan));
+        List.copyOf(p.plan),
+        Collections.unmodifiableMap(p.strategies));
   }
 
   private void run() {
@@ -173,6 +181,7 @@ public final class SpmdPartitioner {
               List.of(node.outShapes()),
               Collections.unmodifiableList(current),
               devices);
+      strategies.put(n, s.strategy());
       Ref[] in = new Ref[node.inputs().length];
       for (int i = 0; i < in.length; i++) {
         in[i] = placeInput(node.inputs()[i], current.get(i), s.inputs().get(i), node, i);

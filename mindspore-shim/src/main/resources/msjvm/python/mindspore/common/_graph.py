@@ -161,7 +161,8 @@ def _compile_partitioned(cell, args, key, cache):
                            f"compile to one graph, but its construct reads a computed value in Python "
                            f"({tape.valueReadReason()}).")
     graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
-    plan = h.partition(graph, specs, h.shardingOracle().java, _parameter_plan(cell))
+    load, save = _strategy_files()
+    plan = h.partition(graph, specs, h.shardingOracle().java, _parameter_plan(cell), load, save)
     local = plan.graph().java
     _save_plan(cell, plan)
     cache[key] = (local, template)
@@ -169,6 +170,15 @@ def _compile_partitioned(cell, args, key, cache):
     inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
     outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
     return _rebuild(template, outs)
+
+
+def _strategy_files():
+    """The strategy checkpoint files to load and save (``strategy_ckpt_load_file``/``_save_file`` or
+    ``strategy_ckpt_config``), as absolute paths ("" for none)."""
+    import os  # pylint: disable=import-outside-toplevel
+    from mindspore import context  # pylint: disable=import-outside-toplevel
+    config = context.get_auto_parallel_context("strategy_ckpt_config")
+    return tuple(os.path.abspath(config[k]) if config[k] else "" for k in ("load_file", "save_file"))
 
 
 def _parameter_plan(cell):

@@ -22,9 +22,10 @@ import java.util.Map;
  * redistribution from the producer's output layout to the consumer's input layout.
  *
  * <p>Candidates: a configured node has exactly its strategy; an op every strategy its rule accepts
- * ({@link ShardingRule#candidates}); a parameter every split of its dimensions (laid out as an
- * identity op would lay it out); a dataset input its fixed layout. Layouts come from the same
- * {@link RulesOracle} the partitioner uses, so what the search costs is what runs.
+ * ({@link ShardingRule#candidates}); a parameter every layout its users' candidates want for it
+ * (with a {@code parameter_plan}: that split, laid out as an identity op lays it out); a dataset
+ * input its fixed layout. Layouts come from the same {@link RulesOracle} the partitioner uses, so
+ * what the search costs is what runs.
  *
  * <p>Operator cost, per candidate, in bytes of float32 slices ({@code OperatorInfo::ComputeCost}
  * with the op-class rules of {@code operator_costmodel.cc} written once over the rules):
@@ -82,8 +83,40 @@ public final class CostGraph {
           inEdges.get(n).add(e);
         }
       }
-      candidates.add(List.copyOf(candidatesOf(node)));
+      candidates.add(node.kind() == OpGraph.Kind.PARAM ? null : List.copyOf(candidatesOf(node)));
     }
+    for (int n = 0; n < graph.nodes().size(); n++) {
+      if (candidates.get(n) == null) {
+        candidates.set(n, List.copyOf(parameterCandidates(n)));
+      }
+    }
+  }
+
+  /**
+   * A parameter's candidates: its {@code parameter_plan} strategy if it has one, else every layout
+   * one of its users' candidates wants for it (so a user can always read it without moving data;
+   * several users choose one layout among them, MindSpore's {@code TmpIdentityInfo}).
+   */
+  private List<Candidate> parameterCandidates(int p) {
+    OpGraph.Node node = graph.nodes().get(p);
+    if (node.configured() != null) {
+      return candidatesOf(node);
+    }
+    java.util.LinkedHashSet<TensorLayout> layouts = new java.util.LinkedHashSet<>();
+    for (int e : outEdges.get(p)) {
+      Edge edge = edges.get(e);
+      for (Candidate c : candidates.get(edge.to())) {
+        layouts.add(c.inputs().get(edge.input()));
+      }
+    }
+    if (layouts.isEmpty()) {
+      return candidatesOf(node);
+    }
+    List<Candidate> out = new ArrayList<>();
+    for (TensorLayout l : layouts) {
+      out.add(new Candidate(List.of(l.strategy()), List.of(), List.of(l), Cost.ZERO));
+    }
+    return out;
   }
 
   private List<Candidate> candidatesOf(OpGraph.Node node) {

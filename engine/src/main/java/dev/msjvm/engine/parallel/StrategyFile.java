@@ -1,0 +1,368 @@
+package dev.msjvm.engine.parallel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.CodedOutputStream;
+import dev.msjvm.engine.MsException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * MindSpore's strategy checkpoint ({@code strategy_ckpt_save_file} / {@code
+ * strategy_ckpt_load_file}): the strategy of every operator that reads a parameter, keyed {@code
+ * <Prim>_<first parameter name>}, and the layout of every parameter. A name ending in {@code .json}
+ * is the JSON variant, anything else the protobuf {@code ParallelStrategyMap} of MindSpore's {@code
+ * node_strategy.proto} (proto2):
+ *
+ * <pre>
+ * ParallelStrategyMap { required uint32 current_stage = 1;
+ *   repeated ParallelStrategyItem parallel_strategy_item = 2;
+ *   repeated ParallelLayoutItem parallel_layout_item = 3; }
+ * ParallelStrategyItem { required string node_name = 1; required ParallelStrategys parallel_strategys = 2; }
+ * ParallelStrategys { required uint32 stage = 1; repeated ParallelStrategy parallel_strategy = 2; }
+ * ParallelStrategy { repeated uint32 dim = 1; }
+ * ParallelLayoutItem { required string param_name = 1; required ParallelLayouts parallel_layouts = 2; }
+ * ParallelLayouts { repeated DevMatrix dev_matrix = 1; repeated TensorMap tensor_map = 2;
+ *   repeated ParamSplitShape param_split_shape = 3; repeated IndicesOffset indices_offset = 4;
+ *   required int32 field = 5; required int32 opt_weight_shard_step = 6;
+ *   required int32 opt_weight_shard_size = 7; }
+ * DevMatrix { repeated uint32 dim = 1; }  TensorMap { repeated int32 dim = 1; }
+ * ParamSplitShape { repeated int64 dim = 1; }  IndicesOffset { repeated int64 dim = 1; }
+ * </pre>
+ *
+ * Messages are encoded with protobuf-java's coded streams, as {@link
+ * dev.msjvm.engine.checkpoint.CheckpointFile} does (no protoc in the build). Entries are written
+ * sorted by name, so equal inputs give byte-identical files; a file is written to a temporary
+ * sibling, made owner-only (0600, as MindSpore does) and moved into place.
+ */
+public final class StrategyFile {
+
+  /** The strategy of one operator: per input, the split of each dimension. */
+  public record StrategyEntry(int stage, List<List<Integer>> strategy) {}
+
+  /** The layout of one parameter. */
+  public record LayoutEntry(
+      List<Integer> devMatrix,
+      List<Integer> tensorMap,
+      List<Integer> tensorShape,
+      int field,
+      int optWeightShardStep,
+      int optWeightShardSize) {}
+
+  /** A whole file's contents. */
+  public record Contents(
+      int currentStage, Map<String, StrategyEntry> strategies, Map<String, LayoutEntry> layouts) {
+
+    public Contents {
+      strategies = new TreeMap<>(strategies);
+      layouts = new TreeMap<>(layouts);
+    }
+  }
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private StrategyFile() {}
+
+  /** Whether {@code path} names the JSON variant. */
+  public static boolean isJson(Path path) {
+    return path.getFileName().toString().endsWith(".json");
+  }
+
+  /** Writes {@code contents} to {@code path} in the format its name asks for. */
+  public static void write(Path path, Contents contents) {
+    byte[] bytes = isJson(path) ? toJson(contents) : toProtobuf(contents);
+    try {
+      Path dir = path.toAbsolutePath().getParent();
+      Files.createDirectories(dir);
+      Path tmp = Files.createTempFile(dir, ".strategy", ".tmp");
+      Files.write(tmp, bytes);
+      try {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+      } catch (UnsupportedOperationException e) {
+        // a file system without POSIX permissions keeps its default
+      }
+      Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reads {@code path}; a missing file is MindSpore's RuntimeError. */
+  public static Contents read(Path path) {
+    if (!Files.isRegularFile(path)) {
+      throw MsException.runtimeError("CheckPoint file is not found");
+    }
+    try {
+      byte[] bytes = Files.readAllBytes(path);
+      return isJson(path) ? fromJson(bytes) : fromProtobuf(bytes);
+    } catch (IOException e) {
+      throw MsException.runtimeError("Load strategy file failed: " + e.getMessage());
+    }
+  }
+
+  // -- protobuf
+
+  static byte[] toProtobuf(Contents c) {
+    return message(
+        out -> {
+          out.writeUInt32(1, c.currentStage());
+          for (Map.Entry<String, StrategyEntry> e : c.strategies().entrySet()) {
+            out.writeByteArray(
+                2,
+                message(
+                    item -> {
+                      item.writeString(1, e.getKey());
+                      item.writeByteArray(
+                          2,
+                          message(
+                              s -> {
+                                s.writeUInt32(1, e.getValue().stage());
+                                for (List<Integer> input : e.getValue().strategy()) {
+                                  s.writeByteArray(2, dims(input, false));
+                                }
+                              }));
+                    }));
+          }
+          for (Map.Entry<String, LayoutEntry> e : c.layouts().entrySet()) {
+            LayoutEntry l = e.getValue();
+            out.writeByteArray(
+                3,
+                message(
+                    item -> {
+                      item.writeString(1, e.getKey());
+                      item.writeByteArray(
+                          2,
+                          message(
+                              p -> {
+                                p.writeByteArray(1, dims(l.devMatrix(), false));
+                                p.writeByteArray(2, dims(l.tensorMap(), true));
+                                p.writeByteArray(3, new byte[0]);
+                                p.writeByteArray(4, new byte[0]);
+                                p.writeInt32(5, l.field());
+                                p.writeInt32(6, l.optWeightShardStep());
+                                p.writeInt32(7, l.optWeightShardSize());
+                              }));
+                    }));
+          }
+        });
+  }
+
+  @FunctionalInterface
+  private interface Body {
+    void write(CodedOutputStream out) throws IOException;
+  }
+
+  private static byte[] message(Body body) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+      body.write(out);
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A {@code repeated uint32/int32 dim = 1} message (proto2: one tag per element). */
+  private static byte[] dims(List<Integer> values, boolean signed) {
+    return message(
+        out -> {
+          for (int v : values) {
+            if (signed) {
+              out.writeInt32(1, v);
+            } else {
+              out.writeUInt32(1, v);
+            }
+          }
+        });
+  }
+
+  static Contents fromProtobuf(byte[] bytes) throws IOException {
+    CodedInputStream in = CodedInputStream.newInstance(bytes);
+    int stage = 0;
+    Map<String, StrategyEntry> strategies = new LinkedHashMap<>();
+    Map<String, LayoutEntry> layouts = new LinkedHashMap<>();
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      switch (tag >>> 3) {
+        case 1 -> stage = in.readUInt32();
+        case 2 -> readStrategyItem(in.readByteArray(), strategies);
+        case 3 -> readLayoutItem(in.readByteArray(), layouts);
+        default -> in.skipField(tag);
+      }
+    }
+    return new Contents(stage, strategies, layouts);
+  }
+
+  private static void readStrategyItem(byte[] bytes, Map<String, StrategyEntry> out)
+      throws IOException {
+    CodedInputStream in = CodedInputStream.newInstance(bytes);
+    String name = "";
+    int stage = 0;
+    List<List<Integer>> strategy = new ArrayList<>();
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      if (tag >>> 3 == 1) {
+        name = in.readString();
+      } else if (tag >>> 3 == 2) {
+        CodedInputStream s = CodedInputStream.newInstance(in.readByteArray());
+        for (int t = s.readTag(); t != 0; t = s.readTag()) {
+          if (t >>> 3 == 1) {
+            stage = s.readUInt32();
+          } else if (t >>> 3 == 2) {
+            strategy.add(readDims(s.readByteArray()));
+          } else {
+            s.skipField(t);
+          }
+        }
+      } else {
+        in.skipField(tag);
+      }
+    }
+    out.put(name, new StrategyEntry(stage, strategy));
+  }
+
+  private static void readLayoutItem(byte[] bytes, Map<String, LayoutEntry> out)
+      throws IOException {
+    CodedInputStream in = CodedInputStream.newInstance(bytes);
+    String name = "";
+    List<Integer> dev = List.of();
+    List<Integer> map = List.of();
+    int[] ints = new int[3];
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      if (tag >>> 3 == 1) {
+        name = in.readString();
+      } else if (tag >>> 3 == 2) {
+        CodedInputStream p = CodedInputStream.newInstance(in.readByteArray());
+        boolean firstDev = true;
+        boolean firstMap = true;
+        for (int t = p.readTag(); t != 0; t = p.readTag()) {
+          int field = t >>> 3;
+          if (field == 1 && firstDev) {
+            dev = readDims(p.readByteArray());
+            firstDev = false;
+          } else if (field == 2 && firstMap) {
+            map = readDims(p.readByteArray());
+            firstMap = false;
+          } else if (field >= 5 && field <= 7) {
+            ints[field - 5] = p.readInt32();
+          } else {
+            p.skipField(t);
+          }
+        }
+      } else {
+        in.skipField(tag);
+      }
+    }
+    out.put(name, new LayoutEntry(dev, map, List.of(), ints[0], ints[1], ints[2]));
+  }
+
+  /** {@code repeated (u)int32/int64 dim = 1}, packed or not. */
+  private static List<Integer> readDims(byte[] bytes) throws IOException {
+    CodedInputStream in = CodedInputStream.newInstance(bytes);
+    List<Integer> out = new ArrayList<>();
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      if (tag == (1 << 3)) {
+        out.add((int) in.readInt64());
+      } else if (tag == ((1 << 3) | 2)) {
+        int limit = in.pushLimit(in.readRawVarint32());
+        while (in.getBytesUntilLimit() > 0) {
+          out.add((int) in.readInt64());
+        }
+        in.popLimit(limit);
+      } else {
+        in.skipField(tag);
+      }
+    }
+    return out;
+  }
+
+  // -- JSON
+
+  static byte[] toJson(Contents c) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("current_stage", c.currentStage());
+    ObjectNode items = root.putObject("parallel_strategy_item");
+    c.strategies()
+        .forEach(
+            (name, e) -> {
+              ObjectNode item = items.putObject(name);
+              item.put("stage", e.stage());
+              ArrayNode all = item.putArray("parallel_strategy");
+              for (List<Integer> input : e.strategy()) {
+                ArrayNode dims = all.addArray();
+                input.forEach(dims::add);
+              }
+            });
+    ObjectNode layouts = root.putObject("parallel_layout_item");
+    c.layouts()
+        .forEach(
+            (name, l) -> {
+              ObjectNode item = layouts.putObject(name);
+              l.devMatrix().forEach(item.putArray("dev_matrix")::add);
+              l.tensorMap().forEach(item.putArray("tensor_map")::add);
+              l.tensorShape().forEach(item.putArray("tensor_shape")::add);
+              item.put("field", l.field());
+              item.put("opt_weight_shard_step", l.optWeightShardStep());
+              item.put("opt_weight_shard_size", l.optWeightShardSize());
+            });
+    try {
+      return JSON.writeValueAsBytes(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static Contents fromJson(byte[] bytes) throws IOException {
+    JsonNode root = JSON.readTree(bytes);
+    Map<String, StrategyEntry> strategies = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.path("parallel_strategy_item").fields();
+        it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      List<List<Integer>> strategy = new ArrayList<>();
+      for (JsonNode input : e.getValue().path("parallel_strategy")) {
+        strategy.add(ints(input));
+      }
+      strategies.put(e.getKey(), new StrategyEntry(e.getValue().path("stage").asInt(), strategy));
+    }
+    Map<String, LayoutEntry> layouts = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.path("parallel_layout_item").fields();
+        it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode l = e.getValue();
+      layouts.put(
+          e.getKey(),
+          new LayoutEntry(
+              ints(l.path("dev_matrix")),
+              ints(l.path("tensor_map")),
+              ints(l.path("tensor_shape")),
+              l.path("field").asInt(),
+              l.path("opt_weight_shard_step").asInt(),
+              l.path("opt_weight_shard_size").asInt()));
+    }
+    return new Contents(root.path("current_stage").asInt(), strategies, layouts);
+  }
+
+  private static List<Integer> ints(JsonNode array) {
+    List<Integer> out = new ArrayList<>();
+    for (JsonNode v : array) {
+      out.add(v.asInt());
+    }
+    return out;
+  }
+}
