@@ -123,43 +123,43 @@ public final class StrategyFile {
         out -> {
           out.writeUInt32(1, c.currentStage());
           for (Map.Entry<String, StrategyEntry> e : c.strategies().entrySet()) {
+            StrategyEntry st = e.getValue();
             out.writeByteArray(
                 2,
-                message(
-                    item -> {
-                      item.writeString(1, e.getKey());
-                      item.writeByteArray(
-                          2,
-                          message(
-                              s -> {
-                                s.writeUInt32(1, e.getValue().stage());
-                                for (List<Integer> input : e.getValue().strategy()) {
-                                  s.writeByteArray(2, dims(input, false));
-                                }
-                              }));
+                namedItem(
+                    e.getKey(),
+                    s -> {
+                      s.writeUInt32(1, st.stage());
+                      for (List<Integer> input : st.strategy()) {
+                        s.writeByteArray(2, dims(input, false));
+                      }
                     }));
           }
           for (Map.Entry<String, LayoutEntry> e : c.layouts().entrySet()) {
             LayoutEntry l = e.getValue();
             out.writeByteArray(
                 3,
-                message(
-                    item -> {
-                      item.writeString(1, e.getKey());
-                      item.writeByteArray(
-                          2,
-                          message(
-                              p -> {
-                                p.writeByteArray(1, dims(l.devMatrix(), false));
-                                p.writeByteArray(2, dims(l.tensorMap(), true));
-                                p.writeByteArray(3, new byte[0]);
-                                p.writeByteArray(4, new byte[0]);
-                                p.writeInt32(5, l.field());
-                                p.writeInt32(6, l.optWeightShardStep());
-                                p.writeInt32(7, l.optWeightShardSize());
-                              }));
+                namedItem(
+                    e.getKey(),
+                    p -> {
+                      p.writeByteArray(1, dims(l.devMatrix(), false));
+                      p.writeByteArray(2, dims(l.tensorMap(), true));
+                      p.writeByteArray(3, new byte[0]);
+                      p.writeByteArray(4, new byte[0]);
+                      p.writeInt32(5, l.field());
+                      p.writeInt32(6, l.optWeightShardStep());
+                      p.writeInt32(7, l.optWeightShardSize());
                     }));
           }
+        });
+  }
+
+  /** An item message: its name (field 1) and the message {@code body} writes (field 2). */
+  private static byte[] namedItem(String name, Body body) {
+    return message(
+        item -> {
+          item.writeString(1, name);
+          item.writeByteArray(2, message(body));
         });
   }
 
