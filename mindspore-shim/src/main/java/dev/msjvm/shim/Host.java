@@ -61,6 +61,9 @@ public final class Host {
   /** How many strategy checkpoints this interpreter saved (their {@code current_stage}). */
   private int strategySaves;
 
+  /** The strategy search of the last partitioned compile, if it searched. */
+  private StrategySearchPass.Result lastSearch;
+
   /**
    * The layout a partitioned compile gave each parameter of this rank (weak: a dropped network's
    * parameters go); later compiles of other graphs keep them.
@@ -410,6 +413,7 @@ public final class Host {
     }
     AutoParallelContext ctx = session.autoParallelContext();
     boolean allToAll = Boolean.TRUE.equals(ctx.get("enable_alltoall"));
+    lastSearch = null;
     if (!loadFile.isEmpty()) {
       graph =
           StrategyCheckpointPass.applyLoaded(
@@ -433,6 +437,7 @@ public final class Host {
               plan);
       graph = searched.graph();
       searched.paramLayouts().forEach(placed::putIfAbsent);
+      lastSearch = searched;
     }
     SpmdPartitioner.Result result =
         SpmdPartitioner.partition(graph, layouts, placed, oracle, session.comm(), n, allToAll);
@@ -448,6 +453,17 @@ public final class Host {
               !Boolean.FALSE.equals(ctx.get("stra_file_only_trainable_params"))));
     }
     return result;
+  }
+
+  /**
+   * The last partitioned compile's search report ({@code json} or text), or null if it did not
+   * search or built no cost graph.
+   */
+  public String searchReport(boolean json) {
+    if (lastSearch == null) {
+      return null;
+    }
+    return json ? lastSearch.reportJson() : lastSearch.reportText();
   }
 
   /**

@@ -184,10 +184,13 @@ public final class SpmdPartitioner {
       strategies.put(n, s.strategy());
       Ref[] in = new Ref[node.inputs().length];
       for (int i = 0; i < in.length; i++) {
-        in[i] = placeInput(node.inputs()[i], current.get(i), s.inputs().get(i), node, i);
+        in[i] = placeInput(node.inputs()[i], current.get(i), s.inputs().get(i), node, n, i);
       }
       plan.add(
           node.op().name()
+              + " #"
+              + n
+              + phase(n)
               + " strategy "
               + TensorLayout.strategyString(s.strategy())
               + " inputs "
@@ -212,7 +215,14 @@ public final class SpmdPartitioner {
         NodeSharding.Partial partial = s.partial().get(j);
         Ref out = new Out(id, j);
         localOut[n][j] =
-            partial == null ? out : reduce(out, s.outputs().get(j), partial, outShapes[j]);
+            partial == null
+                ? out
+                : reduce(
+                    out,
+                    s.outputs().get(j),
+                    partial,
+                    outShapes[j],
+                    "output " + j + " of " + node.op().name() + " #" + n + phase(n));
       }
     }
   }
@@ -228,7 +238,8 @@ public final class SpmdPartitioner {
   }
 
   /** The local reference for input {@code i} in layout {@code need}, placing parameters. */
-  private Ref placeInput(Ref r, TensorLayout current, TensorLayout need, Node node, int i) {
+  private Ref placeInput(
+      Ref r, TensorLayout current, TensorLayout need, Node node, int nodeIndex, int i) {
     switch (r) {
       case Var v -> {
         place(v.variable(), need, node);
@@ -248,7 +259,24 @@ public final class SpmdPartitioner {
           throw MsException.runtimeError(
               "Parallel planning: input " + i + " of " + node.op().name() + " has no layout.");
         }
-        return redistribute(mapped, current, need, node.inShapes()[i]);
+        String producer =
+            r instanceof Out o
+                ? global.nodes().get(o.node()).op().name() + " #" + o.node()
+                : r instanceof Arg a ? "argument " + a.index() : "a parameter";
+        return redistribute(
+            mapped,
+            current,
+            need,
+            node.inShapes()[i],
+            "input "
+                + i
+                + " of "
+                + node.op().name()
+                + " #"
+                + nodeIndex
+                + " from "
+                + producer
+                + phase(nodeIndex));
       }
     }
   }
@@ -273,7 +301,13 @@ public final class SpmdPartitioner {
     return r instanceof Out o ? localOut[o.node()][o.index()] : r;
   }
 
-  private Ref redistribute(Ref from, TensorLayout current, TensorLayout need, Shape shape) {
+  /** " (backward)" for a node of the backward pass or the optimizer update, else "". */
+  private String phase(int n) {
+    return n < global.forwardNodes() ? "" : " (backward)";
+  }
+
+  private Ref redistribute(
+      Ref from, TensorLayout current, TensorLayout need, Shape shape, String cause) {
     RedistributionPlan p = TensorRedistribution.plan(current, need, rank, enableAllToAll);
     if (p.ops().isEmpty()) {
       return from;
@@ -288,7 +322,8 @@ public final class SpmdPartitioner {
             + p
             + ", "
             + 4L * current.sliceShape().size()
-            + " bytes in");
+            + " bytes in; "
+            + cause);
     Shape out = need.sliceShape();
     int id = local.size();
     local.add(
@@ -324,7 +359,8 @@ public final class SpmdPartitioner {
     return Shape.of(dims);
   }
 
-  private Ref reduce(Ref out, TensorLayout layout, NodeSharding.Partial partial, Shape shape) {
+  private Ref reduce(
+      Ref out, TensorLayout layout, NodeSharding.Partial partial, Shape shape, String cause) {
     List<Integer> group = partial.group(layout.deviceMatrix(), rank);
     if (group.size() == 1) {
       return out;
@@ -344,7 +380,8 @@ public final class SpmdPartitioner {
             + shape
             + ", "
             + 4L * shape.size()
-            + " bytes");
+            + " bytes; partial sums of "
+            + cause);
     OpDef op =
         partial.reduceScatter()
             ? reduceScatter(comm, name, partial.reduce(), group.size(), result)

@@ -15,6 +15,7 @@ import dev.msjvm.engine.parallel.search.CostModel;
 import dev.msjvm.engine.parallel.search.LocalRefinement;
 import dev.msjvm.engine.parallel.search.OpGraph;
 import dev.msjvm.engine.parallel.search.RecursiveProgramming;
+import dev.msjvm.engine.parallel.search.SearchReport;
 import dev.msjvm.engine.parallel.search.StrategySearch;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
@@ -49,7 +50,29 @@ public final class StrategySearchPass {
       CostGraph costs,
       int[] chosen,
       Map<Integer, Integer> opNodes,
-      Map<Variable, TensorLayout> paramLayouts) {}
+      Map<Variable, TensorLayout> paramLayouts,
+      String mode) {
+
+    /** The search report as JSON ({@link SearchReport}), or null when no cost graph was built. */
+    public String reportJson() {
+      return costs == null ? null : SearchReport.json(costs, chosen, mode, this::label);
+    }
+
+    /** The search report as text, or null when no cost graph was built. */
+    public String reportText() {
+      return costs == null ? null : SearchReport.text(costs, chosen, mode, this::label);
+    }
+
+    /** A cost-graph node as the plan report names it: {@code #<graph node>}, or its name. */
+    private String label(int v) {
+      for (Map.Entry<Integer, Integer> e : opNodes.entrySet()) {
+        if (e.getValue() == v) {
+          return "#" + e.getKey();
+        }
+      }
+      return costs.graph().nodes().get(v).name();
+    }
+  }
 
   /**
    * {@code recursive_programming} refines SAPP's choice under the cost model ({@link
@@ -144,7 +167,7 @@ public final class StrategySearchPass {
             extra.put(e.getKey(), Attrs.of("in_strategy", s));
           }
         }
-        return new Result(global.withAttrs(extra), null, null, opOf, Map.of());
+        return new Result(global.withAttrs(extra), null, null, opOf, Map.of(), mode);
       }
       costs = new CostGraph(graph, model);
       chosen = LocalRefinement.improve(costs, LocalRefinement.fromStrategies(costs, strategies));
@@ -174,7 +197,7 @@ public final class StrategySearchPass {
         paramLayouts.put(e.getKey(), chosenLayout);
       }
     }
-    return new Result(global.withAttrs(extra), costs, chosen, opOf, paramLayouts);
+    return new Result(global.withAttrs(extra), costs, chosen, opOf, paramLayouts, mode);
   }
 
   private static int add(List<OpGraph.Node> ops, OpGraph.Node node) {

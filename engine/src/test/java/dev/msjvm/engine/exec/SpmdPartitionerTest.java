@@ -216,7 +216,8 @@ class SpmdPartitionerTest {
     // The dataset split on the batch makes data parallel the cheapest: no AllReduce of the
     // MatMul output, only the loss's.
     assertTrue(
-        plan.get(0).startsWith("MatMul strategy ((4, 1), (1, 1))"), () -> String.join("\n", plan));
+        plan.get(0).startsWith("MatMul #1 strategy ((4, 1), (1, 1))"),
+        () -> String.join("\n", plan));
   }
 
   /** The traced graph as it would be without the user's shard strategy. */

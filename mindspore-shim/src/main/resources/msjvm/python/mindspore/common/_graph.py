@@ -193,9 +193,11 @@ def _parameter_plan(cell):
 
 
 def _save_plan(cell, plan):
-    """The plan report (every op's strategy and layouts, every inserted collective with its group and
-    bytes) as ``<save_graphs_path>/rank_<r>/parallel_plan_<Cell>_<k>.txt`` when graphs are saved
-    (``set_context(save_graphs=...)`` or ``MS_DEV_SAVE_GRAPHS``)."""
+    """The plan report (every op's strategy and layouts, every inserted collective with its group,
+    bytes and cause) as ``<save_graphs_path>/rank_<r>/parallel_plan_<Cell>_<k>.txt`` when graphs are
+    saved (``set_context(save_graphs=...)`` or ``MS_DEV_SAVE_GRAPHS``); after an auto_parallel search
+    also ``strategy_search_<Cell>_<k>.json``/``.txt`` (per op the chosen strategy, its cost breakdown
+    and the best rejected strategy with its cost delta)."""
     import os  # pylint: disable=import-outside-toplevel
     from mindspore import context  # pylint: disable=import-outside-toplevel
     from mindspore.communication.management import get_rank  # pylint: disable=import-outside-toplevel
@@ -208,6 +210,13 @@ def _save_plan(cell, plan):
         k += 1
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(plan.plan()) + "\n")
+    h = host()
+    for json, suffix in ((True, "json"), (False, "txt")):
+        report = h.searchReport(json)
+        if report is not None:
+            name = f"strategy_search_{type(cell).__name__}_{k}.{suffix}"
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                f.write(str(report))
 
 
 def _set_layouts(cell, plan):

@@ -286,6 +286,26 @@ public final class CostGraph {
         });
   }
 
+  /**
+   * The objective of the edges of node {@code v} when it runs candidate {@code c} and every other
+   * node runs its entry of {@code chosen}.
+   */
+  public double edgeObjective(int v, int c, int[] chosen) {
+    double cost = 0;
+    for (int e : inEdges.get(v)) {
+      cost += edgeCost(e, chosen[edges.get(e).from()], c).objective(model);
+    }
+    for (int e : outEdges.get(v)) {
+      cost += edgeCost(e, c, chosen[edges.get(e).to()]).objective(model);
+    }
+    return cost;
+  }
+
+  /** What node {@code v} adds to the objective with candidate {@code c}: its cost and its edges. */
+  public double localObjective(int v, int c, int[] chosen) {
+    return candidates.get(v).get(c).cost().objective(model) + edgeObjective(v, c, chosen);
+  }
+
   /** The summed cost of a full assignment (node and edge costs), for tests and reports. */
   public Cost total(int[] chosen) {
     Cost sum = Cost.ZERO;

@@ -48,7 +48,6 @@ public final class LocalRefinement {
 
   /** {@code start} improved in place; returns it. */
   public static int[] improve(CostGraph g, int[] start) {
-    CostModel m = g.model();
     for (int sweep = 0; sweep < MAX_SWEEPS; sweep++) {
       boolean changed = false;
       for (int v = 0; v < g.size(); v++) {
@@ -56,9 +55,9 @@ public final class LocalRefinement {
           continue;
         }
         int best = start[v];
-        double bestCost = local(g, m, v, start[v], start);
+        double bestCost = g.localObjective(v, start[v], start);
         for (int c = 0; c < g.candidates(v).size(); c++) {
-          double cost = local(g, m, v, c, start);
+          double cost = g.localObjective(v, c, start);
           if (cost < bestCost - 1e-9 * Math.abs(bestCost)) {
             best = c;
             bestCost = cost;
@@ -74,16 +73,5 @@ public final class LocalRefinement {
       }
     }
     return start;
-  }
-
-  private static double local(CostGraph g, CostModel m, int v, int c, int[] chosen) {
-    double cost = g.candidates(v).get(c).cost().objective(m);
-    for (int e : g.inEdges(v)) {
-      cost += g.edgeCost(e, chosen[g.edges().get(e).from()], c).objective(m);
-    }
-    for (int e : g.outEdges(v)) {
-      cost += g.edgeCost(e, c, chosen[g.edges().get(e).to()]).objective(m);
-    }
-    return cost;
   }
 }

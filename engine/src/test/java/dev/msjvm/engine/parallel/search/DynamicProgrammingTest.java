@@ -11,40 +11,74 @@ import org.junit.jupiter.api.Test;
 class DynamicProgrammingTest {
 
   /**
-   * The smallest summed objective over every assignment of candidates: depth-first over the nodes
-   * in order, adding each node's cost and its edges to nodes already assigned (all costs are
-   * non-negative, so a partial sum at or above the best found so far is cut).
+   * The smallest summed objective over every assignment of candidates, by exhaustive search over
+   * the operators (depth-first in node order, cutting a partial sum at or above the best found: all
+   * costs are non-negative). Dataset inputs have one candidate; a parameter's edges all go to
+   * operators, so once its users are assigned its best candidate is a minimum over its own
+   * candidates alone, which is exact and keeps the search over operators only.
    */
   static double bruteForce(CostGraph g) {
     int n = g.size();
-    List<List<Integer>> back = new ArrayList<>();
+    List<Integer> order = new ArrayList<>();
+    List<List<Integer>> settledAt = new ArrayList<>(); // params completed by each op in order
+    int[] lastUser = new int[n];
     for (int v = 0; v < n; v++) {
-      back.add(new ArrayList<>());
+      if (g.graph().nodes().get(v).kind() == OpGraph.Kind.OP) {
+        order.add(v);
+      }
+      settledAt.add(new ArrayList<>());
     }
-    for (int e = 0; e < g.edges().size(); e++) {
-      back.get(g.edges().get(e).to()).add(e);
+    for (int v = 0; v < n; v++) {
+      if (g.graph().nodes().get(v).kind() == OpGraph.Kind.PARAM) {
+        for (int e : g.outEdges(v)) {
+          lastUser[v] = Math.max(lastUser[v], g.edges().get(e).to());
+        }
+        settledAt.get(lastUser[v]).add(v);
+      }
     }
     double[] best = {Double.POSITIVE_INFINITY};
-    dfs(g, back, 0, new int[n], 0, best);
+    dfs(g, order, settledAt, 0, new int[n], 0, best);
     return best[0];
   }
 
   private static void dfs(
-      CostGraph g, List<List<Integer>> back, int v, int[] chosen, double sum, double[] best) {
+      CostGraph g,
+      List<Integer> order,
+      List<List<Integer>> settledAt,
+      int k,
+      int[] chosen,
+      double sum,
+      double[] best) {
     if (sum >= best[0] * (1 + 1e-12)) {
       return;
     }
-    if (v == g.size()) {
+    if (k == order.size()) {
       best[0] = sum;
       return;
     }
+    int v = order.get(k);
     for (int c = 0; c < g.candidates(v).size(); c++) {
       chosen[v] = c;
       double s = sum + g.candidates(v).get(c).cost().objective(g.model());
-      for (int e : back.get(v)) {
-        s += g.edgeCost(e, chosen[g.edges().get(e).from()], c).objective(g.model());
+      for (int e : g.inEdges(v)) {
+        int from = g.edges().get(e).from();
+        OpGraph.Kind kind = g.graph().nodes().get(from).kind();
+        if (kind != OpGraph.Kind.PARAM) {
+          s += g.edgeCost(e, chosen[from], c).objective(g.model());
+        }
       }
-      dfs(g, back, v + 1, chosen, s, best);
+      for (int p : settledAt.get(v)) {
+        double min = Double.POSITIVE_INFINITY;
+        for (int pc = 0; pc < g.candidates(p).size(); pc++) {
+          double t = g.candidates(p).get(pc).cost().objective(g.model());
+          for (int e : g.outEdges(p)) {
+            t += g.edgeCost(e, pc, chosen[g.edges().get(e).to()]).objective(g.model());
+          }
+          min = Math.min(min, t);
+        }
+        s += min;
+      }
+      dfs(g, order, settledAt, k + 1, chosen, s, best);
     }
   }
 
