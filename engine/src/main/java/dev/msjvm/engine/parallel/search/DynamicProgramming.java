@@ -45,6 +45,14 @@ public final class DynamicProgramming {
   private final List<Boolean> alive = new ArrayList<>();
 
   private final List<DpEdge> edges = new ArrayList<>();
+
+  /**
+   * Per node, the edges that enter / leave it (stale entries, dead or re-pointed, are dropped
+   * lazily).
+   */
+  private final List<List<DpEdge>> inAdj = new ArrayList<>();
+
+  private final List<List<DpEdge>> outAdj = new ArrayList<>();
   private final Deque<Runnable> recover = new ArrayDeque<>();
   private int[] choice;
 
@@ -79,6 +87,8 @@ public final class DynamicProgramming {
       }
       unary.add(u);
       alive.add(true);
+      inAdj.add(new ArrayList<>());
+      outAdj.add(new ArrayList<>());
     }
     for (int e = 0; e < graph.edges().size(); e++) {
       CostGraph.Edge edge = graph.edges().get(e);
@@ -88,7 +98,7 @@ public final class DynamicProgramming {
           cost[a][b] = graph.edgeCost(e, a, b).objective(m);
         }
       }
-      edges.add(new DpEdge(edge.from(), edge.to(), cost));
+      addEdge(new DpEdge(edge.from(), edge.to(), cost));
     }
   }
 
@@ -148,24 +158,24 @@ public final class DynamicProgramming {
     }
   }
 
-  private List<DpEdge> in(int n) {
-    List<DpEdge> out = new ArrayList<>();
-    for (DpEdge e : edges) {
-      if (e.alive && e.to == n) {
-        out.add(e);
-      }
-    }
-    return out;
+  private void addEdge(DpEdge e) {
+    edges.add(e);
+    outAdj.get(e.from).add(e);
+    inAdj.get(e.to).add(e);
   }
 
+  /** The live edges entering {@code n} (compacting its list). */
+  private List<DpEdge> in(int n) {
+    List<DpEdge> list = inAdj.get(n);
+    list.removeIf(e -> !e.alive || e.to != n);
+    return list;
+  }
+
+  /** The live edges leaving {@code n} (compacting its list). */
   private List<DpEdge> out(int n) {
-    List<DpEdge> out = new ArrayList<>();
-    for (DpEdge e : edges) {
-      if (e.alive && e.from == n) {
-        out.add(e);
-      }
-    }
-    return out;
+    List<DpEdge> list = outAdj.get(n);
+    list.removeIf(e -> !e.alive || e.from != n);
+    return list;
   }
 
   private boolean opElimination() {
@@ -199,7 +209,7 @@ public final class DynamicProgramming {
         }
       }
       kill(v, a, b);
-      edges.add(new DpEdge(u, w, cost));
+      addEdge(new DpEdge(u, w, cost));
       int node = v;
       recover.push(() -> choice[node] = arg[choice[u]][choice[w]]);
       return true;
@@ -208,25 +218,29 @@ public final class DynamicProgramming {
   }
 
   private boolean edgeElimination() {
-    for (int i = 0; i < edges.size(); i++) {
-      DpEdge e = edges.get(i);
-      if (!e.alive) {
+    for (int u = 0; u < unary.size(); u++) {
+      if (!alive.get(u)) {
         continue;
       }
-      for (int j = i + 1; j < edges.size(); j++) {
-        DpEdge f = edges.get(j);
-        if (!f.alive) {
-          continue;
+      List<DpEdge> out = out(u);
+      List<DpEdge> incident = new ArrayList<>(out);
+      incident.addAll(in(u));
+      for (int i = 0; i < out.size(); i++) {
+        DpEdge e = out.get(i);
+        for (DpEdge f : incident) {
+          if (f == e) {
+            continue;
+          }
+          if (f.from == e.from && f.to == e.to) {
+            add(e.cost, f.cost, false);
+          } else if (f.from == e.to && f.to == e.from) {
+            add(e.cost, f.cost, true);
+          } else {
+            continue;
+          }
+          f.alive = false;
+          return true;
         }
-        if (f.from == e.from && f.to == e.to) {
-          add(e.cost, f.cost, false);
-        } else if (f.from == e.to && f.to == e.from) {
-          add(e.cost, f.cost, true);
-        } else {
-          continue;
-        }
-        f.alive = false;
-        return true;
       }
     }
     return false;
@@ -342,8 +356,13 @@ public final class DynamicProgramming {
   }
 
   private DpEdge between(int a, int b) {
-    for (DpEdge e : edges) {
-      if (e.alive && ((e.from == a && e.to == b) || (e.from == b && e.to == a))) {
+    for (DpEdge e : out(a)) {
+      if (e.to == b) {
+        return e;
+      }
+    }
+    for (DpEdge e : in(a)) {
+      if (e.from == b) {
         return e;
       }
     }
@@ -397,10 +416,14 @@ public final class DynamicProgramming {
     }
     unary.add(cp);
     alive.add(true);
-    for (DpEdge e : edges) {
-      if (!e.alive) {
-        continue;
-      }
+    inAdj.add(new ArrayList<>());
+    outAdj.add(new ArrayList<>());
+    java.util.Set<DpEdge> incident = new java.util.LinkedHashSet<>();
+    for (int node : new int[] {a, b}) {
+      incident.addAll(in(node));
+      incident.addAll(out(node));
+    }
+    for (DpEdge e : incident) {
       boolean touchesA = e.from == a || e.to == a;
       boolean touchesB = e.from == b || e.to == b;
       if (touchesA && touchesB) {
@@ -430,8 +453,10 @@ public final class DynamicProgramming {
         e.cost = cost;
         if (fromSide) {
           e.from = p;
+          outAdj.get(p).add(e);
         } else {
           e.to = p;
+          inAdj.get(p).add(e);
         }
       }
     }

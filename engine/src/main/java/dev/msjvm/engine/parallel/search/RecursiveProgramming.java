@@ -95,6 +95,9 @@ public final class RecursiveProgramming {
   private final double matmulMemCoef;
   private final Op[] ops;
   private final List<List<int[]>> users = new ArrayList<>(); // per node: {user, input}
+  private final java.util.Map<List<Object>, List<List<Integer>>> validated =
+      new java.util.HashMap<>();
+  private final java.util.Map<List<Object>, EinsumSpec> specs = new java.util.HashMap<>();
 
   private RecursiveProgramming(OpGraph graph, double matmulMemCoef) {
     this.graph = graph;
@@ -156,7 +159,10 @@ public final class RecursiveProgramming {
       return new Op(node, spec, letters.toString(), size, moves(l.strategy(), cuts));
     }
     ShardingRule rule = Rules.of(node.name());
-    EinsumSpec spec = rule.specFor(node.attrs(), node.inShapes());
+    EinsumSpec spec =
+        specs.computeIfAbsent(
+            List.of(node.name(), node.attrs(), node.inShapes()),
+            k -> rule.specFor(node.attrs(), node.inShapes()));
     StringBuilder letters = new StringBuilder();
     List<Integer> sizes = new ArrayList<>();
     for (int i = 0; i < spec.layouts().size(); i++) {
@@ -427,16 +433,25 @@ public final class RecursiveProgramming {
     return out;
   }
 
+  /**
+   * {@code strategy} if the operator accepts it, else its default strategy; answers are cached by
+   * operator, attributes, shapes and strategy (repeated layers ask the same question).
+   */
   private List<List<Integer>> valid(OpGraph.Node node, List<List<Integer>> strategy) {
-    ShardingRule rule = Rules.of(node.name());
-    List<Shape> shapes = node.inShapes();
-    Attrs attrs = node.attrs();
-    int n = graph.devices();
-    try {
-      rule.shard(attrs, shapes, strategy, n);
-      return strategy;
-    } catch (ShardingException e) {
-      return rule.defaultStrategy(attrs, shapes, n);
-    }
+    List<Object> key = List.of(node.name(), node.attrs(), node.inShapes(), strategy);
+    return validated.computeIfAbsent(
+        key,
+        k -> {
+          ShardingRule rule = Rules.of(node.name());
+          List<Shape> shapes = node.inShapes();
+          Attrs attrs = node.attrs();
+          int n = graph.devices();
+          try {
+            rule.shard(attrs, shapes, strategy, n);
+            return strategy;
+          } catch (ShardingException e) {
+            return rule.defaultStrategy(attrs, shapes, n);
+          }
+        });
   }
 }
