@@ -59,6 +59,12 @@ public final class CostGraph {
   private final List<List<Integer>> inEdges = new ArrayList<>();
   private final Map<List<TensorLayout>, Cost> redistribution = new HashMap<>();
 
+  /**
+   * Operators' candidates by everything they depend on (name, attributes, shapes, which inputs are
+   * parameters): repeated layers share one list.
+   */
+  private final Map<List<Object>, List<Candidate>> byCall = new HashMap<>();
+
   public CostGraph(OpGraph graph, CostModel model) {
     this.graph = graph;
     this.model = model;
@@ -83,7 +89,7 @@ public final class CostGraph {
           inEdges.get(n).add(e);
         }
       }
-      candidates.add(node.kind() == OpGraph.Kind.PARAM ? null : List.copyOf(candidatesOf(node)));
+      candidates.add(node.kind() == OpGraph.Kind.PARAM ? null : cachedCandidates(node));
     }
     for (int n = 0; n < graph.nodes().size(); n++) {
       if (candidates.get(n) == null) {
@@ -117,6 +123,25 @@ public final class CostGraph {
       out.add(new Candidate(List.of(l.strategy()), List.of(), List.of(l), Cost.ZERO));
     }
     return out;
+  }
+
+  private List<Candidate> cachedCandidates(OpGraph.Node node) {
+    if (node.kind() != OpGraph.Kind.OP) {
+      return List.copyOf(candidatesOf(node));
+    }
+    List<Boolean> params = new ArrayList<>();
+    for (OpGraph.Src s : node.inputs()) {
+      params.add(s != null && graph.nodes().get(s.node()).kind() == OpGraph.Kind.PARAM);
+    }
+    List<Object> key =
+        java.util.Arrays.asList(
+            node.name(),
+            node.attrs(),
+            node.inShapes(),
+            node.outShapes(),
+            node.configured(),
+            params);
+    return byCall.computeIfAbsent(key, k -> List.copyOf(candidatesOf(node)));
   }
 
   private List<Candidate> candidatesOf(OpGraph.Node node) {
