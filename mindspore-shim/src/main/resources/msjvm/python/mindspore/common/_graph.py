@@ -84,6 +84,14 @@ def call(cell, args):
         inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
         outs = [tensor._wrap(o.java) for o in h.runGraph(graph, inputs)]  # pylint: disable=protected-access
         return _rebuild(template, outs)
+    wrapper = _auto_parallel_in(cell)
+    if wrapper is not None and not wrapper.__dict__.get("_compiling"):
+        object.__setattr__(wrapper, "_compiling", True)
+        try:
+            with wrapper._compile_context():  # pylint: disable=protected-access
+                return call(cell, args)
+        finally:
+            object.__setattr__(wrapper, "_compiling", False)
     if _partitioned():
         return _compile_partitioned(cell, args, key, cache)
     _broadcast_before_compile(cell)
@@ -105,6 +113,16 @@ def call(cell, args):
         graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
         cache[key] = (graph, template)
     return out
+
+
+def _auto_parallel_in(cell):
+    """The ``AutoParallel`` wrapper in ``cell``'s tree (the cell itself or a sub-cell), if any: its
+    settings hold while the graph compiles."""
+    from mindspore.parallel.auto_parallel import AutoParallel  # pylint: disable=import-outside-toplevel
+    for _, sub in cell.cells_and_names():
+        if isinstance(sub, AutoParallel):
+            return sub
+    return None
 
 
 def _partitioned():
