@@ -22,7 +22,8 @@ import java.util.Map;
  * redistribution from the producer's output layout to the consumer's input layout.
  *
  * <p>Candidates: a configured node has exactly its strategy; an op every strategy its rule accepts
- * ({@link ShardingRule#candidates}); a parameter every layout its users' candidates want for it
+ * ({@link ShardingRule#candidates}; with {@code enable_algo_approxi} an evenly spaced {@code
+ * 1/algo_approxi_epsilon} of them); a parameter every layout its users' candidates want for it
  * (with a {@code parameter_plan}: that split, laid out as an identity op lays it out); a dataset
  * input its fixed layout. Layouts come from the same {@link RulesOracle} the partitioner uses, so
  * what the search costs is what runs.
@@ -174,8 +175,9 @@ public final class CostGraph {
           strategies = Collections.singletonList(null); // its own in_strategy / in_layout
         } else {
           strategies =
-              Rules.of(node.name())
-                  .candidates(node.attrs(), node.inShapes(), n, model.fullyUseDevices());
+              approximate(
+                  Rules.of(node.name())
+                      .candidates(node.attrs(), node.inShapes(), n, model.fullyUseDevices()));
         }
         List<Candidate> out = new ArrayList<>();
         for (List<List<Integer>> s : strategies) {
@@ -198,6 +200,26 @@ public final class CostGraph {
         yield out;
       }
     };
+  }
+
+  /**
+   * {@code enable_algo_approxi}: about {@code 1/algo_approxi_epsilon} of an operator's candidates,
+   * evenly spaced through the enumeration (the first and the last always kept), as MindSpore's
+   * approximation keeps a fraction of each operator's strategies; all of them otherwise.
+   */
+  private <T> List<T> approximate(List<T> all) {
+    if (!model.enableAlgoApproxi() || all.size() <= 2) {
+      return all;
+    }
+    int keep = Math.max(2, (int) Math.ceil(1 / model.algoApproxiEpsilon()));
+    if (keep >= all.size()) {
+      return all;
+    }
+    java.util.LinkedHashSet<T> out = new java.util.LinkedHashSet<>();
+    for (int i = 0; i < keep; i++) {
+      out.add(all.get((int) Math.round((double) i * (all.size() - 1) / (keep - 1))));
+    }
+    return List.copyOf(out);
   }
 
   /** The cost of one op under {@code s}; see the class comment. */

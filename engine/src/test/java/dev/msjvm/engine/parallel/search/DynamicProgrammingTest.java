@@ -161,4 +161,40 @@ class DynamicProgrammingTest {
             + " of 2.",
         e.getMessage());
   }
+
+  @Test
+  void enableAlgoApproxiKeepsAboutOneOverEpsilonCandidatesPerOperator() {
+    OpGraph og = RandomGraphs.of(new Random(11), 8, 8);
+    CostModel exact = CostModel.defaults();
+    CostModel approx =
+        new CostModel(
+            exact.alpha(),
+            exact.beta(),
+            exact.gamma(),
+            exact.communiThreshold(),
+            exact.communiConst(),
+            exact.communiBias(),
+            exact.deviceMemoryCapacity(),
+            exact.fullyUseDevices(),
+            exact.elementwiseOpStrategyFollow(),
+            true,
+            0.25,
+            exact.enableAllToAll(),
+            exact.rpMatmulMemCoef());
+    CostGraph all = new CostGraph(og, exact);
+    CostGraph few = new CostGraph(og, approx);
+    boolean fewer = false;
+    for (int v = 0; v < all.size(); v++) {
+      if (og.nodes().get(v).kind() == OpGraph.Kind.OP) {
+        assertTrue(few.candidates(v).size() <= 4, "node " + v);
+        fewer |= few.candidates(v).size() < all.candidates(v).size();
+      }
+    }
+    assertTrue(fewer, "some operator has more than 4 candidates on 8 devices");
+    // The approximate search is still a valid (if not optimal) assignment of the exact graph's
+    // cost.
+    double optimum = objective(all, DynamicProgramming.solve(all));
+    double approximate = objective(few, DynamicProgramming.solve(few));
+    assertTrue(approximate >= optimum * (1 - 1e-9));
+  }
 }
