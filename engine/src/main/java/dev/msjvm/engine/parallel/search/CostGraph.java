@@ -178,6 +178,11 @@ public final class CostGraph {
               approximate(
                   Rules.of(node.name())
                       .candidates(node.attrs(), node.inShapes(), n, model.fullyUseDevices()));
+          if (strategies.isEmpty()) {
+            // Every enumerated split refused (an op check beyond the splits): the partitioner's
+            // own choice for the call, which is always one.
+            strategies = Collections.singletonList(null);
+          }
         }
         List<Candidate> out = new ArrayList<>();
         for (List<List<Integer>> s : strategies) {
