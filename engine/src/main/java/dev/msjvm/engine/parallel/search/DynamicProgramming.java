@@ -73,7 +73,11 @@ public final class DynamicProgramming {
     }
   }
 
-  private DynamicProgramming(CostGraph graph) {
+  /**
+   * A search minimising {@code weight·objective + lambda·memory} of every candidate and edge
+   * ({@code weight} 1 and {@code lambda} 0: the plain objective).
+   */
+  private DynamicProgramming(CostGraph graph, double weight, double lambda) {
     CostModel m = graph.model();
     for (int n = 0; n < graph.size(); n++) {
       List<CostGraph.Candidate> c = graph.candidates(n);
@@ -83,7 +87,7 @@ public final class DynamicProgramming {
       }
       double[] u = new double[c.size()];
       for (int s = 0; s < u.length; s++) {
-        u[s] = c.get(s).cost().objective(m);
+        u[s] = weight * c.get(s).cost().objective(m) + lambda * c.get(s).cost().memory();
       }
       unary.add(u);
       alive.add(true);
@@ -95,21 +99,76 @@ public final class DynamicProgramming {
       double[][] cost = new double[size(edge.from())][size(edge.to())];
       for (int a = 0; a < cost.length; a++) {
         for (int b = 0; b < cost[a].length; b++) {
-          cost[a][b] = graph.edgeCost(e, a, b).objective(m);
+          Cost k = graph.edgeCost(e, a, b);
+          cost[a][b] = weight * k.objective(m) + lambda * k.memory();
         }
       }
       addEdge(new DpEdge(edge.from(), edge.to(), cost));
     }
   }
 
-  /** The chosen candidate of every node of {@code g}, minimising the summed objective. */
+  /**
+   * The chosen candidate of every node of {@code g}, minimising the summed objective with the
+   * summed memory within the model's {@code device_memory_capacity}. When the unconstrained optimum
+   * needs more, memory gets a price {@code λ} (Lagrangian relaxation: the cheapest assignment under
+   * {@code objective + λ·memory} for the smallest {@code λ} found, by doubling then bisection,
+   * whose memory fits); if even the least-memory assignment does not fit, MindSpore's "No available
+   * cost" as a RuntimeError. MindSpore filters its Pareto lists by memory instead; with scalar
+   * costs the price is what keeps every step exact.
+   */
   public static int[] solve(CostGraph g) {
-    return run(g, null);
+    int[] best = run(g, null, 1, 0);
+    double capacity = g.model().deviceMemoryCapacity();
+    if (g.total(best).memory() <= capacity) {
+      return best;
+    }
+    int[] least = run(g, null, 0, 1);
+    double minimum = g.total(least).memory();
+    if (minimum > capacity) {
+      throw MsException.runtimeError(
+          "No available cost. The minimum memory cost is: "
+              + minimum
+              + ", the memory capacity is: "
+              + capacity
+              + ".");
+    }
+    double lo = 0;
+    double hi = 1e-6;
+    int[] fits = least;
+    for (int k = 0; k < 60; k++, hi *= 4) {
+      int[] s = run(g, null, 1, hi);
+      if (g.total(s).memory() <= capacity) {
+        fits = s;
+        break;
+      }
+      lo = hi;
+    }
+    for (int k = 0; k < 30; k++) {
+      double mid = (lo + hi) / 2;
+      int[] s = run(g, null, 1, mid);
+      if (g.total(s).memory() <= capacity) {
+        fits = s;
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    return fits;
   }
 
-  /** {@link #solve}, filling {@code applied} with the count of each elimination (for tests). */
+  /**
+   * {@link #solve} without a memory limit, filling {@code applied} with the count of each
+   * elimination.
+   */
   static int[] run(CostGraph g, int[] applied) {
-    DynamicProgramming dp = new DynamicProgramming(g);
+    return run(g, applied, 1, 0);
+  }
+
+  /**
+   * One search minimising {@code weight·objective + lambda·memory} (for {@link #solve} and tests).
+   */
+  static int[] run(CostGraph g, int[] applied, double weight, double lambda) {
+    DynamicProgramming dp = new DynamicProgramming(g, weight, lambda);
     dp.shrink();
     dp.finish();
     if (applied != null) {

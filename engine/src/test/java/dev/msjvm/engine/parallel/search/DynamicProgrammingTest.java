@@ -197,4 +197,50 @@ class DynamicProgrammingTest {
     double approximate = objective(few, DynamicProgramming.solve(few));
     assertTrue(approximate >= optimum * (1 - 1e-9));
   }
+
+  private static CostModel withCapacity(double capacity) {
+    CostModel d = CostModel.defaults();
+    return new CostModel(
+        d.alpha(),
+        d.beta(),
+        d.gamma(),
+        d.communiThreshold(),
+        d.communiConst(),
+        d.communiBias(),
+        capacity,
+        d.fullyUseDevices(),
+        d.elementwiseOpStrategyFollow(),
+        d.enableAlgoApproxi(),
+        d.algoApproxiEpsilon(),
+        d.enableAllToAll(),
+        d.rpMatmulMemCoef());
+  }
+
+  @Test
+  void aMemoryCapacityBelowTheOptimumsMemoryGetsTheCheapestAssignmentThatFits() {
+    Random rnd = new Random(21);
+    int tested = 0;
+    for (int k = 0; k < 40 && tested < 5; k++) {
+      OpGraph og = RandomGraphs.of(rnd, 10, 8);
+      CostGraph free = new CostGraph(og, CostModel.defaults());
+      int[] optimum = DynamicProgramming.solve(free);
+      double need = free.total(optimum).memory();
+      double least = free.total(DynamicProgramming.run(free, null, 0, 1)).memory();
+      if (least >= need * 0.95) {
+        continue; // the optimum is (nearly) the least-memory assignment: nothing to trade
+      }
+      tested++;
+      double capacity = (least + need) / 2;
+      CostGraph limited = new CostGraph(og, withCapacity(capacity));
+      int[] fits = DynamicProgramming.solve(limited);
+      assertTrue(limited.total(fits).memory() <= capacity, "graph " + k + " over capacity");
+      assertTrue(objective(limited, fits) >= objective(free, optimum) * (1 - 1e-9));
+      CostGraph tooSmall = new CostGraph(og, withCapacity(least * 0.5));
+      dev.msjvm.engine.MsException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              dev.msjvm.engine.MsException.class, () -> DynamicProgramming.solve(tooSmall));
+      assertTrue(e.getMessage().startsWith("No available cost. The minimum memory cost is: "));
+    }
+    assertTrue(tested >= 3, "only " + tested + " graphs trade memory for cost");
+  }
 }
