@@ -258,7 +258,6 @@ class AutoParallel(Cell):
         """The wrapper's settings in the auto-parallel context while a graph containing it compiles;
         the context is reset afterwards, as MindSpore's ``_clear_auto_parallel_context`` does."""
         from mindspore import context  # pylint: disable=import-outside-toplevel
-        context.reset_auto_parallel_context()
         context.set_auto_parallel_context(**self._context())
         try:
             yield
