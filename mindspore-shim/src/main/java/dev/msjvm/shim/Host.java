@@ -382,7 +382,7 @@ public final class Host {
    */
   public SpmdPartitioner.Result partition(
       Graph graph, List<List<Object>> args, ShardingOracle oracle) {
-    return partition(graph, args, oracle, List.of(), "", "");
+    return partition(graph, args, oracle, List.of(), "", "", "", "");
   }
 
   /**
@@ -391,7 +391,8 @@ public final class Host {
    * StrategySearchPass}). {@code parameterPlan}: {@code Cell.shard}'s parameter strategies,
    * alternating parameter names and strategies. {@code loadFile}/{@code saveFile}: the absolute
    * paths of the strategy checkpoints to read before planning and write after it ({@link
-   * StrategyCheckpointPass}), empty for none.
+   * StrategyCheckpointPass}), empty for none. {@code opLoadFile}/{@code opSaveFile}: {@code
+   * AutoParallel}'s operator strategy files, used with {@code sharding_propagation} only.
    */
   public SpmdPartitioner.Result partition(
       Graph graph,
@@ -399,7 +400,9 @@ public final class Host {
       ShardingOracle oracle,
       List<Object> parameterPlan,
       String loadFile,
-      String saveFile) {
+      String saveFile,
+      String opLoadFile,
+      String opSaveFile) {
     int n = session.comm().size();
     List<TensorLayout> layouts = new ArrayList<>();
     for (List<Object> a : args) {
@@ -427,6 +430,7 @@ public final class Host {
             ((List<?>) parameterPlan.get(i + 1))
                 .stream().map(v -> ((Number) v).intValue()).toList());
       }
+      boolean propagation = StrategySearch.SHARDING_PROPAGATION.equals(ctx.searchMode());
       StrategySearchPass.Result searched =
           StrategySearchPass.search(
               graph,
@@ -434,7 +438,14 @@ public final class Host {
               ctx.searchMode(),
               CostModel.of(session.costModel().asMap(), session.algoParameters().asMap(), allToAll),
               n,
-              plan);
+              plan,
+              propagation && !opLoadFile.isEmpty()
+                  ? StrategyFile.readOperators(java.nio.file.Path.of(opLoadFile))
+                  : null);
+      if (propagation && !opSaveFile.isEmpty()) {
+        StrategyFile.writeOperators(
+            java.nio.file.Path.of(opSaveFile), searched.operatorStrategies());
+      }
       graph = searched.graph();
       searched.paramLayouts().forEach(placed::putIfAbsent);
       lastSearch = searched;

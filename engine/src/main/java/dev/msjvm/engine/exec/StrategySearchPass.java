@@ -6,10 +6,12 @@ import dev.msjvm.engine.exec.Graph.Out;
 import dev.msjvm.engine.exec.Graph.Ref;
 import dev.msjvm.engine.exec.Graph.Var;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.StrategyFile;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.rules.Layouts;
 import dev.msjvm.engine.parallel.rules.OptimizerRules;
 import dev.msjvm.engine.parallel.rules.Rules;
+import dev.msjvm.engine.parallel.rules.RulesOracle;
 import dev.msjvm.engine.parallel.search.CostGraph;
 import dev.msjvm.engine.parallel.search.CostModel;
 import dev.msjvm.engine.parallel.search.LocalRefinement;
@@ -51,7 +53,31 @@ public final class StrategySearchPass {
       int[] chosen,
       Map<Integer, Integer> opNodes,
       Map<Variable, TensorLayout> paramLayouts,
-      String mode) {
+      String mode,
+      Map<Integer, String> opNames) {
+
+    /**
+     * The strategy every searched or configured operator runs with, by its operator name ({@code
+     * Default/<Prim>-op<k>}, k counting the forward operators), for {@code
+     * save_operator_strategy_file}.
+     */
+    public StrategyFile.OperatorStrategies operatorStrategies() {
+      Map<String, StrategyFile.StrategyEntry> in = new LinkedHashMap<>();
+      Map<String, StrategyFile.StrategyEntry> out = new LinkedHashMap<>();
+      opNames.forEach(
+          (n, name) -> {
+            Attrs attrs = graph.nodes().get(n).attrs();
+            List<List<Integer>> s = RulesOracle.strategyAttr(attrs, "in_strategy");
+            if (s != null) {
+              in.put(name, new StrategyFile.StrategyEntry(0, s));
+            }
+            List<List<Integer>> o = RulesOracle.strategyAttr(attrs, "out_strategy");
+            if (o != null) {
+              out.put(name, new StrategyFile.StrategyEntry(0, o));
+            }
+          });
+      return new StrategyFile.OperatorStrategies(in, out);
+    }
 
     /** The search report as JSON ({@link SearchReport}), or null when no cost graph was built. */
     public String reportJson() {
@@ -97,6 +123,38 @@ public final class StrategySearchPass {
       CostModel model,
       int devices,
       Map<String, List<Integer>> parameterPlan) {
+    return search(global, argLayouts, mode, model, devices, parameterPlan, null);
+  }
+
+  /**
+   * {@link #search}; {@code loadedOps} (nullable): an operator strategy file whose entries fix the
+   * named operators that have no strategy of their own ({@code load_operator_strategy_file}).
+   */
+  public static Result search(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      String mode,
+      CostModel model,
+      int devices,
+      Map<String, List<Integer>> parameterPlan,
+      StrategyFile.OperatorStrategies loadedOps) {
+    Map<Integer, String> opNames = operatorNames(global);
+    if (loadedOps != null) {
+      Map<Integer, Attrs> loaded = new HashMap<>();
+      for (Map.Entry<Integer, String> e : opNames.entrySet()) {
+        Attrs attrs = global.nodes().get(e.getKey()).attrs();
+        StrategyFile.StrategyEntry in = loadedOps.in().get(e.getValue());
+        boolean own =
+            (attrs.has("in_strategy") && attrs.get("in_strategy") != null)
+                || (attrs.has("in_layout") && attrs.get("in_layout") != null);
+        if (in != null && !own) {
+          Attrs extra = Attrs.of("in_strategy", in.strategy());
+          StrategyFile.StrategyEntry out = loadedOps.out().get(e.getValue());
+          loaded.put(e.getKey(), out == null ? extra : extra.with("out_strategy", out.strategy()));
+        }
+      }
+      global = global.withAttrs(loaded);
+    }
     List<Node> nodes = global.nodes();
     List<OpGraph.Node> ops = new ArrayList<>();
     Map<Integer, Integer> opOf = new LinkedHashMap<>();
@@ -110,7 +168,7 @@ public final class StrategySearchPass {
         loads.put(n, v.variable());
         continue;
       }
-      if (node.op().stateful() || !Rules.has(op) || OptimizerRules.isUpdate(op)) {
+      if (!searched(node)) {
         continue;
       }
       List<OpGraph.Src> inputs = new ArrayList<>();
@@ -167,7 +225,7 @@ public final class StrategySearchPass {
             extra.put(e.getKey(), Attrs.of("in_strategy", s));
           }
         }
-        return new Result(global.withAttrs(extra), null, null, opOf, Map.of(), mode);
+        return new Result(global.withAttrs(extra), null, null, opOf, Map.of(), mode, opNames);
       }
       costs = new CostGraph(graph, model);
       chosen = LocalRefinement.improve(costs, LocalRefinement.fromStrategies(costs, strategies));
@@ -197,7 +255,28 @@ public final class StrategySearchPass {
         paramLayouts.put(e.getKey(), chosenLayout);
       }
     }
-    return new Result(global.withAttrs(extra), costs, chosen, opOf, paramLayouts, mode);
+    return new Result(global.withAttrs(extra), costs, chosen, opOf, paramLayouts, mode, opNames);
+  }
+
+  /** Whether the search decides {@code node}: a call with a sharding rule that updates no state. */
+  private static boolean searched(Node node) {
+    String op = node.op().name();
+    return !op.equals("Load")
+        && !node.op().stateful()
+        && Rules.has(op)
+        && !OptimizerRules.isUpdate(op);
+  }
+
+  /** {@code Default/<Prim>-op<k>} for the k-th searched forward call, by node index. */
+  static Map<Integer, String> operatorNames(Graph g) {
+    Map<Integer, String> names = new LinkedHashMap<>();
+    for (int n = 0; n < g.forwardNodes(); n++) {
+      Node node = g.nodes().get(n);
+      if (searched(node)) {
+        names.put(n, "Default/" + node.op().name() + "-op" + names.size());
+      }
+    }
+    return names;
   }
 
   private static int add(List<OpGraph.Node> ops, OpGraph.Node node) {

@@ -74,6 +74,73 @@ public final class StrategyFile {
     }
   }
 
+  /**
+   * The operator strategy file of {@code AutoParallel.save/load_operator_strategy_file}
+   * (MindSpore's {@code StrategyJsonInfo}, sharding_propagation only): per operator name its
+   * in_strategy ({@code parallel_strategy_item}) and out_strategy ({@code
+   * parallel_out_strategy_item}).
+   */
+  public record OperatorStrategies(Map<String, StrategyEntry> in, Map<String, StrategyEntry> out) {
+
+    public OperatorStrategies {
+      in = new TreeMap<>(in);
+      out = new TreeMap<>(out);
+    }
+  }
+
+  /** Writes an operator strategy file (JSON). */
+  public static void writeOperators(Path path, OperatorStrategies ops) {
+    ObjectNode root = JSON.createObjectNode();
+    strategyItems(root.putObject("parallel_strategy_item"), ops.in());
+    strategyItems(root.putObject("parallel_out_strategy_item"), ops.out());
+    try {
+      writeAtomically(path, JSON.writeValueAsBytes(root));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reads an operator strategy file; a missing file is MindSpore's RuntimeError. */
+  public static OperatorStrategies readOperators(Path path) {
+    if (!Files.isRegularFile(path)) {
+      throw MsException.runtimeError("CheckPoint file is not found");
+    }
+    try {
+      JsonNode root = JSON.readTree(Files.readAllBytes(path));
+      return new OperatorStrategies(
+          readStrategyItems(root.path("parallel_strategy_item")),
+          readStrategyItems(root.path("parallel_out_strategy_item")));
+    } catch (IOException e) {
+      throw MsException.runtimeError("Load strategy file failed: " + e.getMessage());
+    }
+  }
+
+  private static void strategyItems(ObjectNode items, Map<String, StrategyEntry> entries) {
+    entries.forEach(
+        (name, e) -> {
+          ObjectNode item = items.putObject(name);
+          item.put("stage", e.stage());
+          ArrayNode all = item.putArray("parallel_strategy");
+          for (List<Integer> input : e.strategy()) {
+            ArrayNode dims = all.addArray();
+            input.forEach(dims::add);
+          }
+        });
+  }
+
+  private static Map<String, StrategyEntry> readStrategyItems(JsonNode items) {
+    Map<String, StrategyEntry> out = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = items.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      List<List<Integer>> strategy = new ArrayList<>();
+      for (JsonNode input : e.getValue().path("parallel_strategy")) {
+        strategy.add(ints(input));
+      }
+      out.put(e.getKey(), new StrategyEntry(e.getValue().path("stage").asInt(), strategy));
+    }
+    return out;
+  }
+
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -86,7 +153,11 @@ public final class StrategyFile {
 
   /** Writes {@code contents} to {@code path} in the format its name asks for. */
   public static void write(Path path, Contents contents) {
-    byte[] bytes = isJson(path) ? toJson(contents) : toProtobuf(contents);
+    writeAtomically(path, isJson(path) ? toJson(contents) : toProtobuf(contents));
+  }
+
+  /** {@code bytes} to a temporary sibling of {@code path}, made owner-only and moved into place. */
+  private static void writeAtomically(Path path, byte[] bytes) {
     try {
       Path dir = path.toAbsolutePath().getParent();
       Files.createDirectories(dir);
@@ -297,18 +368,7 @@ public final class StrategyFile {
   static byte[] toJson(Contents c) {
     ObjectNode root = JSON.createObjectNode();
     root.put("current_stage", c.currentStage());
-    ObjectNode items = root.putObject("parallel_strategy_item");
-    c.strategies()
-        .forEach(
-            (name, e) -> {
-              ObjectNode item = items.putObject(name);
-              item.put("stage", e.stage());
-              ArrayNode all = item.putArray("parallel_strategy");
-              for (List<Integer> input : e.strategy()) {
-                ArrayNode dims = all.addArray();
-                input.forEach(dims::add);
-              }
-            });
+    strategyItems(root.putObject("parallel_strategy_item"), c.strategies());
     ObjectNode layouts = root.putObject("parallel_layout_item");
     c.layouts()
         .forEach(

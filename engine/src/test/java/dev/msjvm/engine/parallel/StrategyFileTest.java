@@ -93,4 +93,22 @@ class StrategyFileTest {
         assertThrows(MsException.class, () -> StrategyFile.read(dir.resolve("none.ckpt")));
     assertEquals("CheckPoint file is not found", e.getMessage());
   }
+
+  @Test
+  void operatorStrategiesRoundTripWithMindSporesItemNames(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("ops.json");
+    StrategyFile.OperatorStrategies ops =
+        new StrategyFile.OperatorStrategies(
+            Map.of(
+                "Default/MatMul-op1",
+                new StrategyFile.StrategyEntry(0, List.of(List.of(2, 4), List.of(4, 1)))),
+            Map.of(
+                "Default/MatMul-op1", new StrategyFile.StrategyEntry(0, List.of(List.of(8, 1)))));
+    StrategyFile.writeOperators(file, ops);
+    String text = Files.readString(file);
+    assertEquals(true, text.contains("\"parallel_out_strategy_item\""), text);
+    StrategyFile.OperatorStrategies back = StrategyFile.readOperators(file);
+    assertEquals(ops.in(), back.in());
+    assertEquals(ops.out(), back.out());
+  }
 }

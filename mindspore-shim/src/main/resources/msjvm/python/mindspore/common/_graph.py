@@ -180,7 +180,11 @@ def _compile_partitioned(cell, args, key, cache):
                            f"({tape.valueReadReason()}).")
     graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
     load, save = _strategy_files()
-    plan = h.partition(graph, specs, h.shardingOracle().java, _parameter_plan(cell), load, save)
+    wrapper = _auto_parallel_in(cell)
+    op_load = wrapper._load_operator_strategy_file if wrapper is not None else ""  # pylint: disable=protected-access
+    op_save = wrapper._save_operator_strategy_file if wrapper is not None else ""  # pylint: disable=protected-access
+    plan = h.partition(graph, specs, h.shardingOracle().java, _parameter_plan(cell), load, save,
+                       op_load, op_save)
     local = plan.graph().java
     _save_plan(cell, plan)
     cache[key] = (local, template)

@@ -302,7 +302,8 @@ public final class RulesOracle implements ShardingOracle {
   }
 
   /** A strategy attribute ({@code ((2, 4), (4, 1))} as nested lists), or null when absent. */
-  static List<List<Integer>> strategyAttr(Attrs attrs, String name) {
+  /** A strategy-valued attribute ({@code in_strategy}, {@code out_strategy}), or null. */
+  public static List<List<Integer>> strategyAttr(Attrs attrs, String name) {
     if (!attrs.has(name) || attrs.get(name) == null) {
       return null;
     }
