@@ -7,6 +7,7 @@ import dev.msjvm.engine.exec.Graph.Var;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.parallel.StrategyFile;
 import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.RulesOracle;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -70,9 +71,7 @@ public final class StrategyCheckpointPass {
             (n, name) -> {
               StrategyFile.StrategyEntry e = file.strategies().get(name);
               Attrs attrs = g.nodes().get(n).attrs();
-              boolean own =
-                  (attrs.has("in_strategy") && attrs.get("in_strategy") != null)
-                      || (attrs.has("in_layout") && attrs.get("in_layout") != null);
+              boolean own = RulesOracle.hasOwnStrategy(attrs);
               if (e != null && !own) {
                 extra.put(n, Attrs.of("in_strategy", e.strategy()));
               }

@@ -144,9 +144,7 @@ public final class StrategySearchPass {
       for (Map.Entry<Integer, String> e : opNames.entrySet()) {
         Attrs attrs = global.nodes().get(e.getKey()).attrs();
         StrategyFile.StrategyEntry in = loadedOps.in().get(e.getValue());
-        boolean own =
-            (attrs.has("in_strategy") && attrs.get("in_strategy") != null)
-                || (attrs.has("in_layout") && attrs.get("in_layout") != null);
+        boolean own = RulesOracle.hasOwnStrategy(attrs);
         if (in != null && !own) {
           Attrs extra = Attrs.of("in_strategy", in.strategy());
           StrategyFile.StrategyEntry out = loadedOps.out().get(e.getValue());

@@ -302,6 +302,12 @@ public final class RulesOracle implements ShardingOracle {
   }
 
   /** A strategy attribute ({@code ((2, 4), (4, 1))} as nested lists), or null when absent. */
+  /** Whether a call's attributes carry a user strategy ({@code in_strategy} or a Layout). */
+  public static boolean hasOwnStrategy(Attrs attrs) {
+    return (attrs.has("in_strategy") && attrs.get("in_strategy") != null)
+        || (attrs.has("in_layout") && attrs.get("in_layout") != null);
+  }
+
   /** A strategy-valued attribute ({@code in_strategy}, {@code out_strategy}), or null. */
   public static List<List<Integer>> strategyAttr(Attrs attrs, String name) {
     if (!attrs.has(name) || attrs.get(name) == null) {

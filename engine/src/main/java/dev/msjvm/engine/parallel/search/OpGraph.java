@@ -91,8 +91,7 @@ public record OpGraph(List<Node> nodes, int devices) {
     public boolean isConfigured() {
       return kind == Kind.DATA
           || configured != null
-          || (attrs.has("in_layout") && attrs.get("in_layout") != null)
-          || (attrs.has("in_strategy") && attrs.get("in_strategy") != null);
+          || dev.msjvm.engine.parallel.rules.RulesOracle.hasOwnStrategy(attrs);
     }
   }
 
