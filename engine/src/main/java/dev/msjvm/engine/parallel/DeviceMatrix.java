@@ -21,7 +21,8 @@ public record DeviceMatrix(List<Integer> shape, List<Integer> rankList) {
 
   public DeviceMatrix {
     shape = List.copyOf(shape);
-    rankList = List.copyOf(rankList);
+    boolean range = rankList instanceof RankRange;
+    rankList = range ? rankList : List.copyOf(rankList);
     if (shape.isEmpty()) {
       throw MsException.valueError("The device matrix must have at least one axis, but got []");
     }
@@ -45,7 +46,7 @@ public record DeviceMatrix(List<Integer> shape, List<Integer> rankList) {
               + " has "
               + rankList.size());
     }
-    if (new HashSet<>(rankList).size() != rankList.size()) {
+    if (!range && new HashSet<>(rankList).size() != rankList.size()) {
       throw MsException.valueError("The rank list " + rankList + " has duplicated ranks");
     }
   }
@@ -57,7 +58,7 @@ public record DeviceMatrix(List<Integer> shape, List<Integer> rankList) {
     for (int d : shape) {
       n *= Math.max(d, 0);
     }
-    return new DeviceMatrix(dims, IntStream.range(0, (int) n).boxed().toList());
+    return new DeviceMatrix(dims, RankRange.of((int) n));
   }
 
   /** Number of axes. */

@@ -4,7 +4,6 @@ import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.parallel.TensorLayout;
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * The sharding rule of one operator: a function from (attributes, input shapes) to its {@link
@@ -129,6 +128,6 @@ public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalize
   }
 
   static List<Integer> ranks(int n) {
-    return IntStream.range(0, n).boxed().toList();
+    return dev.msjvm.engine.parallel.RankRange.of(n);
   }
 }

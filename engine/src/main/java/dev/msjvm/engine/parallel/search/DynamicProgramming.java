@@ -77,33 +77,80 @@ public final class DynamicProgramming {
    * A search minimising {@code weight·objective + lambda·memory} of every candidate and edge
    * ({@code weight} 1 and {@code lambda} 0: the plain objective).
    */
-  private DynamicProgramming(CostGraph graph, double weight, double lambda) {
-    CostModel m = graph.model();
-    for (int n = 0; n < graph.size(); n++) {
-      List<CostGraph.Candidate> c = graph.candidates(n);
-      if (c.isEmpty()) {
-        throw MsException.runtimeError(
-            "No available strategy for " + graph.graph().nodes().get(n).name() + ".");
-      }
-      double[] u = new double[c.size()];
+  private DynamicProgramming(Costs costs, double weight, double lambda) {
+    for (int n = 0; n < costs.unaryObjective.length; n++) {
+      double[] o = costs.unaryObjective[n];
+      double[] mem = costs.unaryMemory[n];
+      double[] u = new double[o.length];
       for (int s = 0; s < u.length; s++) {
-        u[s] = weight * c.get(s).cost().objective(m) + lambda * c.get(s).cost().memory();
+        u[s] = weight * o[s] + lambda * mem[s];
       }
       unary.add(u);
       alive.add(true);
       inAdj.add(new ArrayList<>());
       outAdj.add(new ArrayList<>());
     }
-    for (int e = 0; e < graph.edges().size(); e++) {
-      CostGraph.Edge edge = graph.edges().get(e);
-      double[][] cost = new double[size(edge.from())][size(edge.to())];
+    for (int e = 0; e < costs.edges.size(); e++) {
+      CostGraph.Edge edge = costs.edges.get(e);
+      double[][] o = costs.edgeObjective[e];
+      double[][] mem = costs.edgeMemory[e];
+      double[][] cost = new double[o.length][];
       for (int a = 0; a < cost.length; a++) {
+        cost[a] = new double[o[a].length];
         for (int b = 0; b < cost[a].length; b++) {
-          Cost k = graph.edgeCost(e, a, b);
-          cost[a][b] = weight * k.objective(m) + lambda * k.memory();
+          cost[a][b] = weight * o[a][b] + lambda * mem[a][b];
         }
       }
       addEdge(new DpEdge(edge.from(), edge.to(), cost));
+    }
+  }
+
+  /**
+   * The objective and memory of every candidate and edge pair of a cost graph, read once: a search
+   * under a memory price combines them without asking the cost graph again.
+   */
+  static final class Costs {
+    final double[][] unaryObjective;
+    final double[][] unaryMemory;
+    final List<CostGraph.Edge> edges;
+    final double[][][] edgeObjective;
+    final double[][][] edgeMemory;
+
+    Costs(CostGraph graph) {
+      CostModel m = graph.model();
+      int n = graph.size();
+      unaryObjective = new double[n][];
+      unaryMemory = new double[n][];
+      for (int v = 0; v < n; v++) {
+        List<CostGraph.Candidate> c = graph.candidates(v);
+        if (c.isEmpty()) {
+          throw MsException.runtimeError(
+              "No available strategy for " + graph.graph().nodes().get(v).name() + ".");
+        }
+        unaryObjective[v] = new double[c.size()];
+        unaryMemory[v] = new double[c.size()];
+        for (int s = 0; s < c.size(); s++) {
+          unaryObjective[v][s] = c.get(s).cost().objective(m);
+          unaryMemory[v][s] = c.get(s).cost().memory();
+        }
+      }
+      edges = graph.edges();
+      edgeObjective = new double[edges.size()][][];
+      edgeMemory = new double[edges.size()][][];
+      for (int e = 0; e < edges.size(); e++) {
+        CostGraph.Edge edge = edges.get(e);
+        int ka = unaryObjective[edge.from()].length;
+        int kb = unaryObjective[edge.to()].length;
+        edgeObjective[e] = new double[ka][kb];
+        edgeMemory[e] = new double[ka][kb];
+        for (int a = 0; a < ka; a++) {
+          for (int b = 0; b < kb; b++) {
+            Cost k = graph.edgeCost(e, a, b);
+            edgeObjective[e][a][b] = k.objective(m);
+            edgeMemory[e][a][b] = k.memory();
+          }
+        }
+      }
     }
   }
 
@@ -112,17 +159,18 @@ public final class DynamicProgramming {
    * summed memory within the model's {@code device_memory_capacity}. When the unconstrained optimum
    * needs more, memory gets a price {@code λ} (Lagrangian relaxation: the cheapest assignment under
    * {@code objective + λ·memory} for the smallest {@code λ} found, by doubling then bisection,
-   * whose memory fits); if even the least-memory assignment does not fit, MindSpore's "No available
-   * cost" as a RuntimeError. MindSpore filters its Pareto lists by memory instead; with scalar
-   * costs the price is what keeps every step exact.
+   * whose memory fits, at most 17 more searches); if even the least-memory assignment does not fit,
+   * MindSpore's "No available cost" as a RuntimeError. MindSpore filters its Pareto lists by memory
+   * instead; with scalar costs the price is what keeps every step exact.
    */
   public static int[] solve(CostGraph g) {
-    int[] best = run(g, null, 1, 0);
+    Costs costs = new Costs(g);
+    int[] best = run(costs, g.size(), null, 1, 0);
     double capacity = g.model().deviceMemoryCapacity();
     if (g.total(best).memory() <= capacity) {
       return best;
     }
-    int[] least = run(g, null, 0, 1);
+    int[] least = run(costs, g.size(), null, 0, 1);
     double minimum = g.total(least).memory();
     if (minimum > capacity) {
       throw MsException.runtimeError(
@@ -132,20 +180,23 @@ public final class DynamicProgramming {
               + capacity
               + ".");
     }
+    // Price memory from a fraction of the optimum's objective per byte, growing 16x until the
+    // answer fits, then narrow the last step a few times: a handful of searches, not dozens.
+    Cost at = g.total(best);
     double lo = 0;
-    double hi = 1e-6;
+    double hi = 1e-3 * at.objective(g.model()) / Math.max(1, at.memory());
     int[] fits = least;
-    for (int k = 0; k < 60; k++, hi *= 4) {
-      int[] s = run(g, null, 1, hi);
+    for (int k = 0; k < 12; k++, hi *= 16) {
+      int[] s = run(costs, g.size(), null, 1, hi);
       if (g.total(s).memory() <= capacity) {
         fits = s;
         break;
       }
       lo = hi;
     }
-    for (int k = 0; k < 30; k++) {
+    for (int k = 0; k < 5; k++) {
       double mid = (lo + hi) / 2;
-      int[] s = run(g, null, 1, mid);
+      int[] s = run(costs, g.size(), null, 1, mid);
       if (g.total(s).memory() <= capacity) {
         fits = s;
         hi = mid;
@@ -168,14 +219,18 @@ public final class DynamicProgramming {
    * One search minimising {@code weight·objective + lambda·memory} (for {@link #solve} and tests).
    */
   static int[] run(CostGraph g, int[] applied, double weight, double lambda) {
-    DynamicProgramming dp = new DynamicProgramming(g, weight, lambda);
+    return run(new Costs(g), g.size(), applied, weight, lambda);
+  }
+
+  private static int[] run(Costs costs, int nodes, int[] applied, double weight, double lambda) {
+    DynamicProgramming dp = new DynamicProgramming(costs, weight, lambda);
     dp.shrink();
     dp.finish();
     if (applied != null) {
       System.arraycopy(dp.applied, 0, applied, 0, dp.applied.length);
     }
-    int[] out = new int[g.size()];
-    System.arraycopy(dp.choice, 0, out, 0, g.size());
+    int[] out = new int[nodes];
+    System.arraycopy(dp.choice, 0, out, 0, nodes);
     return out;
   }
 
