@@ -1,6 +1,7 @@
 """Draws the search-time table printed by bench/search/run.sh as an SVG line chart (no plotting
 library needed): search time (log scale) against devices, one line per search mode and graph size;
-cases stopped at the time limit are drawn at the limit with an open marker.
+cases stopped at the time limit are drawn at the limit with an open marker; cases without a time
+(the search refused, e.g. "No available cost") are left out.
 
 Usage: python3 bench/search/plot.py TABLE.txt OUT.svg
 """
@@ -16,6 +17,8 @@ def read(path):
     for line in open(path, encoding="utf-8"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 4 and cells[0] in COLORS:
+            if not (cells[3].startswith(">") or cells[3][:1].isdigit()):
+                continue  # no time: the search gave no answer (e.g. "No available cost")
             stopped = cells[3].startswith(">")
             seconds = float(cells[3].split()[1] if stopped else cells[3])
             rows.append((cells[0], int(cells[1]), int(cells[2]), seconds, stopped))

@@ -144,8 +144,10 @@ public final class SearchBench {
               for (String line = r.readLine(); line != null; line = r.readLine()) {
                 if (line.startsWith("RESULT ")) {
                   result = line;
-                } else if (line.contains("OutOfMemoryError") || line.contains("RuntimeError")) {
-                  result = "FAILED " + line.trim();
+                } else if (line.contains("OutOfMemoryError")) {
+                  result = "out of memory";
+                } else if (line.contains("No available cost")) {
+                  result = line.substring(line.indexOf("No available cost")).trim();
                 }
               }
             }
