@@ -65,17 +65,29 @@ public final class StrategyCheckpointPass {
 
   /** {@code g} with the file's strategies on the named calls that have no strategy of their own. */
   public static Graph applyLoaded(Graph g, StrategyFile.Contents file) {
+    return withNamedStrategies(g, nodeNames(g), file.strategies(), Map.of());
+  }
+
+  /**
+   * {@code g} where each call named in {@code names} that has no strategy of its own takes the
+   * {@code in} entry of its name as {@code in_strategy} (and the {@code out} entry, if any, as
+   * {@code out_strategy}): how a loaded strategy file fixes calls.
+   */
+  static Graph withNamedStrategies(
+      Graph g,
+      Map<Integer, String> names,
+      Map<String, StrategyFile.StrategyEntry> in,
+      Map<String, StrategyFile.StrategyEntry> out) {
     Map<Integer, Attrs> extra = new HashMap<>();
-    nodeNames(g)
-        .forEach(
-            (n, name) -> {
-              StrategyFile.StrategyEntry e = file.strategies().get(name);
-              Attrs attrs = g.nodes().get(n).attrs();
-              boolean own = RulesOracle.hasOwnStrategy(attrs);
-              if (e != null && !own) {
-                extra.put(n, Attrs.of("in_strategy", e.strategy()));
-              }
-            });
+    names.forEach(
+        (n, name) -> {
+          StrategyFile.StrategyEntry e = in.get(name);
+          if (e != null && !RulesOracle.hasOwnStrategy(g.nodes().get(n).attrs())) {
+            StrategyFile.StrategyEntry o = out.get(name);
+            Attrs a = Attrs.of("in_strategy", e.strategy());
+            extra.put(n, o == null ? a : a.with("out_strategy", o.strategy()));
+          }
+        });
     return extra.isEmpty() ? g : g.withAttrs(extra);
   }
 

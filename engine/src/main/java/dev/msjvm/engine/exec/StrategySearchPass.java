@@ -26,6 +26,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * {@code auto_parallel}: chooses a strategy for every forward operator call of a graph traced on
@@ -81,22 +82,20 @@ public final class StrategySearchPass {
 
     /** The search report as JSON ({@link SearchReport}), or null when no cost graph was built. */
     public String reportJson() {
-      return costs == null ? null : SearchReport.json(costs, chosen, mode, this::label);
+      return costs == null ? null : SearchReport.json(costs, chosen, mode, labels());
     }
 
     /** The search report as text, or null when no cost graph was built. */
     public String reportText() {
-      return costs == null ? null : SearchReport.text(costs, chosen, mode, this::label);
+      return costs == null ? null : SearchReport.text(costs, chosen, mode, labels());
     }
 
     /** A cost-graph node as the plan report names it: {@code #<graph node>}, or its name. */
-    private String label(int v) {
-      for (Map.Entry<Integer, Integer> e : opNodes.entrySet()) {
-        if (e.getValue() == v) {
-          return "#" + e.getKey();
-        }
-      }
-      return costs.graph().nodes().get(v).name();
+    private IntFunction<String> labels() {
+      Map<Integer, Integer> graphNode = new HashMap<>();
+      opNodes.forEach((n, v) -> graphNode.put(v, n));
+      return v ->
+          graphNode.containsKey(v) ? "#" + graphNode.get(v) : costs.graph().nodes().get(v).name();
     }
   }
 
@@ -114,21 +113,9 @@ public final class StrategySearchPass {
   /**
    * Searches {@code global} with {@code mode} ({@code sharding_propagation}, {@code
    * dynamic_programming}, {@code recursive_programming}); {@code parameterPlan} maps parameter
-   * names to configured strategies ({@code Cell.shard}'s {@code parameter_plan}).
-   */
-  public static Result search(
-      Graph global,
-      List<TensorLayout> argLayouts,
-      String mode,
-      CostModel model,
-      int devices,
-      Map<String, List<Integer>> parameterPlan) {
-    return search(global, argLayouts, mode, model, devices, parameterPlan, null);
-  }
-
-  /**
-   * {@link #search}; {@code loadedOps} (nullable): an operator strategy file whose entries fix the
-   * named operators that have no strategy of their own ({@code load_operator_strategy_file}).
+   * names to configured strategies ({@code Cell.shard}'s {@code parameter_plan}); {@code loadedOps}
+   * (nullable): an operator strategy file whose entries fix the named operators that have no
+   * strategy of their own ({@code load_operator_strategy_file}).
    */
   public static Result search(
       Graph global,
@@ -140,18 +127,9 @@ public final class StrategySearchPass {
       StrategyFile.OperatorStrategies loadedOps) {
     Map<Integer, String> opNames = operatorNames(global);
     if (loadedOps != null) {
-      Map<Integer, Attrs> loaded = new HashMap<>();
-      for (Map.Entry<Integer, String> e : opNames.entrySet()) {
-        Attrs attrs = global.nodes().get(e.getKey()).attrs();
-        StrategyFile.StrategyEntry in = loadedOps.in().get(e.getValue());
-        boolean own = RulesOracle.hasOwnStrategy(attrs);
-        if (in != null && !own) {
-          Attrs extra = Attrs.of("in_strategy", in.strategy());
-          StrategyFile.StrategyEntry out = loadedOps.out().get(e.getValue());
-          loaded.put(e.getKey(), out == null ? extra : extra.with("out_strategy", out.strategy()));
-        }
-      }
-      global = global.withAttrs(loaded);
+      global =
+          StrategyCheckpointPass.withNamedStrategies(
+              global, opNames, loadedOps.in(), loadedOps.out());
     }
     List<Node> nodes = global.nodes();
     List<OpGraph.Node> ops = new ArrayList<>();

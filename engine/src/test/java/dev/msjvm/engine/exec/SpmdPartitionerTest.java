@@ -208,7 +208,8 @@ class SpmdPartitionerTest {
                       "dynamic_programming",
                       CostModel.defaults(),
                       N,
-                      java.util.Map.of());
+                      java.util.Map.of(),
+                      null);
               assertEquals(4, stripped.forwardNodes(), "Load, MatMul, ReLU, ReduceSum");
               return r.graph();
             },
