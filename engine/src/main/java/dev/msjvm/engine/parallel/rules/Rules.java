@@ -48,6 +48,25 @@ public final class Rules {
     return RULES.containsKey(op);
   }
 
+  /**
+   * Whether {@code op} is pointwise in MindSpore's sense ({@code IsElementWiseOperator}: the
+   * arithmetic and activation operators, Cast, Softmax/LogSoftmax): every output element depends on
+   * the input elements at the same position (Softmax: along one row).
+   */
+  public static boolean isElementwise(String op) {
+    return ELEMENTWISE.contains(op);
+  }
+
+  private static final java.util.Set<String> ELEMENTWISE = elementwise();
+
+  private static java.util.Set<String> elementwise() {
+    java.util.Set<String> s = new java.util.HashSet<>(ElementwiseRules.BINARY);
+    s.addAll(ElementwiseRules.unary());
+    s.addAll(List.of("Softmax", "LogSoftmax"));
+    s.removeAll(List.of("Identity", "Load", "Assign", "StopGradient"));
+    return java.util.Set.copyOf(s);
+  }
+
   /** Names of the covered operators, sorted. */
   public static List<String> names() {
     return List.copyOf(RULES.keySet());

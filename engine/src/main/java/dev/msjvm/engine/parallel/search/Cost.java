@@ -17,6 +17,9 @@ public record Cost(
 
   public static final Cost ZERO = new Cost(0, 0, 0, 0, 0);
 
+  /** A pair of strategies the model does not admit (an identity edge that would redistribute). */
+  public static final Cost INFEASIBLE = new Cost(Double.POSITIVE_INFINITY, 0, 0, 0, 0);
+
   public Cost plus(Cost o) {
     return new Cost(
         computation + o.computation,

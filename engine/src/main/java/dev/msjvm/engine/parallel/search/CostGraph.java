@@ -318,7 +318,24 @@ public final class CostGraph {
     Edge edge = edges.get(e);
     TensorLayout out = candidates.get(edge.from()).get(from).outputs().get(edge.output());
     TensorLayout in = candidates.get(edge.to()).get(to).inputs().get(edge.input());
+    if (follows(edge) && !out.equals(in)) {
+      return Cost.INFEASIBLE;
+    }
     return redistributionCost(out, in);
+  }
+
+  /**
+   * Whether {@code edge} is one of MindSpore's identity edges under {@code
+   * elementwise_op_strategy_follow}: leaving a pointwise operator, it admits only pairs that need
+   * no redistribution, so the user follows the operator's layout ({@code ConstructCostGraphEdges}'
+   * {@code follow_strategy}).
+   */
+  private boolean follows(Edge edge) {
+    if (!model.elementwiseOpStrategyFollow()) {
+      return false;
+    }
+    OpGraph.Node producer = graph.nodes().get(edge.from());
+    return producer.kind() == OpGraph.Kind.OP && Rules.isElementwise(producer.name());
   }
 
   /** What moving a tensor from layout {@code from} to layout {@code to} costs (cached). */

@@ -166,6 +166,12 @@ public final class DynamicProgramming {
   public static int[] solve(CostGraph g) {
     Costs costs = new Costs(g);
     int[] best = run(costs, g.size(), null, 1, 0);
+    if (Double.isInfinite(g.total(best).computation())) {
+      throw MsException.runtimeError(
+          "Generating cost for edge failed: elementwise_op_strategy_follow leaves no strategy of"
+              + " the operators that their pointwise producers can share without"
+              + " redistribution.");
+    }
     double capacity = g.model().deviceMemoryCapacity();
     if (g.total(best).memory() <= capacity) {
       return best;

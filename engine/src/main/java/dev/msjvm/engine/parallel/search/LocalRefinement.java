@@ -58,7 +58,8 @@ public final class LocalRefinement {
         double bestCost = g.localObjective(v, start[v], start);
         for (int c = 0; c < g.candidates(v).size(); c++) {
           double cost = g.localObjective(v, c, start);
-          if (cost < bestCost - 1e-9 * Math.abs(bestCost)) {
+          double margin = Double.isInfinite(bestCost) ? 0 : 1e-9 * Math.abs(bestCost);
+          if (cost < bestCost - margin) {
             best = c;
             bestCost = cost;
           }

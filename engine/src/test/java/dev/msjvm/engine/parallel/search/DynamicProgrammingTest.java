@@ -166,21 +166,7 @@ class DynamicProgrammingTest {
   void enableAlgoApproxiKeepsAboutOneOverEpsilonCandidatesPerOperator() {
     OpGraph og = RandomGraphs.of(new Random(11), 8, 8);
     CostModel exact = CostModel.defaults();
-    CostModel approx =
-        new CostModel(
-            exact.alpha(),
-            exact.beta(),
-            exact.gamma(),
-            exact.communiThreshold(),
-            exact.communiConst(),
-            exact.communiBias(),
-            exact.deviceMemoryCapacity(),
-            exact.fullyUseDevices(),
-            exact.elementwiseOpStrategyFollow(),
-            true,
-            0.25,
-            exact.enableAllToAll(),
-            exact.rpMatmulMemCoef());
+    CostModel approx = variant(exact.deviceMemoryCapacity(), false, true, 0.25);
     CostGraph all = new CostGraph(og, exact);
     CostGraph few = new CostGraph(og, approx);
     boolean fewer = false;
@@ -198,7 +184,50 @@ class DynamicProgrammingTest {
     assertTrue(approximate >= optimum * (1 - 1e-9));
   }
 
+  @Test
+  void elementwiseOpStrategyFollowMakesPointwiseUsersKeepTheirProducersLayout() {
+    Random rnd = new Random(20261125);
+    CostModel d = CostModel.defaults();
+    CostModel follow = variant(d.deviceMemoryCapacity(), true, false, d.algoApproxiEpsilon());
+    int identityEdges = 0;
+    int constrained = 0;
+    for (int k = 0; k < 60; k++) {
+      int n = 2 << (k % 3);
+      OpGraph og = RandomGraphs.of(rnd, 10, n);
+      CostGraph free = new CostGraph(og, d);
+      CostGraph g = new CostGraph(og, follow);
+      int[] chosen = DynamicProgramming.solve(g);
+      double found = objective(g, chosen);
+      assertTrue(Double.isFinite(found), "graph " + k);
+      assertEquals(bruteForce(g), found, 1e-9 * Math.max(1, found), "graph " + k);
+      double unconstrained = objective(free, DynamicProgramming.solve(free));
+      assertTrue(found >= unconstrained * (1 - 1e-9), "graph " + k);
+      if (found > unconstrained * (1 + 1e-9)) {
+        constrained++;
+      }
+      for (CostGraph.Edge e : g.edges()) {
+        OpGraph.Node producer = og.nodes().get(e.from());
+        if (producer.kind() == OpGraph.Kind.OP
+            && dev.msjvm.engine.parallel.rules.Rules.isElementwise(producer.name())) {
+          identityEdges++;
+          assertEquals(
+              g.candidates(e.from()).get(chosen[e.from()]).outputs().get(e.output()),
+              g.candidates(e.to()).get(chosen[e.to()]).inputs().get(e.input()),
+              "graph " + k + " edge " + e);
+        }
+      }
+    }
+    assertTrue(identityEdges > 30, "only " + identityEdges + " edges leave pointwise operators");
+    assertTrue(constrained > 0, "the follow rule never changed an optimum");
+  }
+
   private static CostModel withCapacity(double capacity) {
+    return variant(capacity, false, false, CostModel.defaults().algoApproxiEpsilon());
+  }
+
+  /** The default model with another memory capacity and algorithm parameters. */
+  private static CostModel variant(
+      double capacity, boolean follow, boolean approxi, double epsilon) {
     CostModel d = CostModel.defaults();
     return new CostModel(
         d.alpha(),
@@ -209,9 +238,9 @@ class DynamicProgrammingTest {
         d.communiBias(),
         capacity,
         d.fullyUseDevices(),
-        d.elementwiseOpStrategyFollow(),
-        d.enableAlgoApproxi(),
-        d.algoApproxiEpsilon(),
+        follow,
+        approxi,
+        epsilon,
         d.enableAllToAll(),
         d.rpMatmulMemCoef());
   }
