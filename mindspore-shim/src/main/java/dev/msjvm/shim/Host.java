@@ -8,6 +8,7 @@ import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
+import dev.msjvm.engine.exec.PipelineStages;
 import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.exec.SpmdPartitioner;
 import dev.msjvm.engine.exec.StrategyCheckpointPass;
@@ -417,6 +418,11 @@ public final class Host {
     AutoParallelContext ctx = session.autoParallelContext();
     boolean allToAll = Boolean.TRUE.equals(ctx.get("enable_alltoall"));
     lastSearch = null;
+    if (ctx.pipelineStages() > 1) {
+      // Stage colouring and its errors as MindSpore's; the stages are not cut apart yet (every
+      // rank runs the whole step, which gives the pipeline's numerics: see the README's gaps).
+      PipelineStages.of(graph, (int) ctx.pipelineStages());
+    }
     if (!loadFile.isEmpty()) {
       graph =
           StrategyCheckpointPass.applyLoaded(
@@ -504,6 +510,19 @@ public final class Host {
 
   public void popCallAttrs() {
     runtime.popCallAttrs();
+  }
+
+  /**
+   * While a cell with a {@code pipeline_stage} or a micro-batch runs: every recorded engine
+   * operator (and its gradient) carries {@code labels} (alternating names and values, names from
+   * {@code Runtime.LABEL_KEYS}).
+   */
+  public void pushLabels(List<Object> labels) {
+    runtime.pushLabels(Attrs.ofList(labels));
+  }
+
+  public void popLabels() {
+    runtime.popLabels();
   }
 
   /** The partitioner's oracle over the operator sharding rules (MindSpore's strategies). */

@@ -90,12 +90,19 @@ public final class Autodiff {
                 + step.op().name()
                 + "' is not defined; it cannot be differentiated.");
       }
-      Tensor[] inGrads = rule.grad(new Call(rt, step, grads, tracked));
-      for (int i = 0; i < step.inputs().length; i++) {
-        Object key = step.inputs()[i];
-        if (i < inGrads.length && inGrads[i] != null && tracked.containsKey(key)) {
-          accumulate(rt, grads, key, inGrads[i]);
+      // The gradient operators of a step belong where the step does (its pipeline stage and
+      // micro-batch): MindSpore's backward mirrors the forward's placement.
+      rt.pushLabels(Runtime.labelsOf(step.attrs()));
+      try {
+        Tensor[] inGrads = rule.grad(new Call(rt, step, grads, tracked));
+        for (int i = 0; i < step.inputs().length; i++) {
+          Object key = step.inputs()[i];
+          if (i < inGrads.length && inGrads[i] != null && tracked.containsKey(key)) {
+            accumulate(rt, grads, key, inGrads[i]);
+          }
         }
+      } finally {
+        rt.popLabels();
       }
     }
     List<Tensor> result = new ArrayList<>(wrt.size());

@@ -34,6 +34,17 @@ public final class Runtime {
    */
   private final List<Map.Entry<List<String>, Attrs>> callAttrs = new ArrayList<>();
 
+  /**
+   * Labels every recorded operator carries while they are pushed ({@link #pushLabels}): the {@code
+   * pipeline_stage} of the cell being traced and the {@code micro} batch index of a micro-batch
+   * wrapper. Gradient operators carry the labels of the forward operator they differentiate.
+   * Innermost last; an inner label wins.
+   */
+  private final List<Attrs> labels = new ArrayList<>();
+
+  /** The attribute names {@link #pushLabels} accepts. */
+  public static final List<String> LABEL_KEYS = List.of("pipeline_stage", "micro");
+
   /** How many gradient computations are running (their calls are the backward pass). */
   private int backward;
 
@@ -55,6 +66,35 @@ public final class Runtime {
 
   public void popCallAttrs() {
     callAttrs.remove(callAttrs.size() - 1);
+  }
+
+  /**
+   * Until the matching {@link #popLabels}, every recorded operator carries {@code labels} (keys
+   * from {@link #LABEL_KEYS}) in its attributes.
+   */
+  public void pushLabels(Attrs labels) {
+    for (String key : labels.asMap().keySet()) {
+      if (!LABEL_KEYS.contains(key)) {
+        throw new IllegalArgumentException("not a label: " + key);
+      }
+    }
+    this.labels.add(labels);
+  }
+
+  public void popLabels() {
+    labels.remove(labels.size() - 1);
+  }
+
+  /** The labels among {@code attrs} (a recorded operator's), for its gradient operators. */
+  static Attrs labelsOf(Attrs attrs) {
+    Attrs out = Attrs.EMPTY;
+    for (String key : LABEL_KEYS) {
+      Object v = attrs.asMap().get(key);
+      if (v != null) {
+        out = out.with(key, v);
+      }
+    }
+    return out;
   }
 
   /** Runs registered operator {@code name} on {@code inputs} (tensors or variables). */
@@ -145,6 +185,11 @@ public final class Runtime {
           for (Map.Entry<String, Object> e : scope.getValue().asMap().entrySet()) {
             attrs = attrs.with(e.getKey(), e.getValue());
           }
+        }
+      }
+      for (Attrs scope : labels) {
+        for (Map.Entry<String, Object> e : scope.asMap().entrySet()) {
+          attrs = attrs.with(e.getKey(), e.getValue());
         }
       }
       Tape.Step step = new Tape.Step(op, attrs, inputs.clone(), values, outputs, backward > 0);

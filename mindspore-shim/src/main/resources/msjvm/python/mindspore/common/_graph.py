@@ -8,6 +8,7 @@ alike). If ``construct`` read a traced value in Python (``item()``, ``print``, a
 MindSpore user would expect from PYNATIVE. Graphs are kept per cell and signature (a new shape,
 the training flag, or a Parameter/sub-cell set on any cell since the trace all trace again).
 """
+import contextlib
 from mindspore._host import host
 
 _EAGER = object()  # cache entry of a signature whose trace read a value
@@ -68,6 +69,22 @@ def _has_unknown(template):
         return True
     kind, body = template
     return kind in ("tuple", "list") and any(_has_unknown(t) for t in body)
+
+
+@contextlib.contextmanager
+def _micro_batch(i):
+    """While a graph is traced, the operators recorded inside (and their gradients) carry micro-batch
+    index ``i``, which pipeline scheduling reads; nothing otherwise."""
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    h = host()
+    if not h.recording():
+        yield
+        return
+    h.pushLabels(["micro", i])
+    try:
+        yield
+    finally:
+        h.popLabels()
 
 
 def call(cell, args):

@@ -160,6 +160,17 @@ class Cell:
         shard_fn = self.__dict__.get("_shard_fn")
         if shard_fn is not None and _HOST.recording() and _graph._partitioned():  # pylint: disable=protected-access
             args = _shard_inputs(shard_fn, args)
+        stage = self.__dict__.get("_pipeline_stage", -1)
+        if stage >= 0 and _HOST.recording():
+            # Traced operators of this cell carry its stage (pipeline parallel colours the graph).
+            _HOST.pushLabels(["pipeline_stage", stage])
+            try:
+                return self._construct_mixed(args, kwargs)
+            finally:
+                _HOST.popLabels()
+        return self._construct_mixed(args, kwargs)
+
+    def _construct_mixed(self, args, kwargs):
         mixed = self.__dict__.get("_float_dtype")
         if mixed is None:
             return self.construct(*args, **kwargs)

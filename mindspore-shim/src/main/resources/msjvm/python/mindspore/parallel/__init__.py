@@ -1,4 +1,5 @@
-"""``mindspore.parallel``: algorithm parameters, ``Layout``, ``shard`` and ``parameter_broadcast``.
+"""``mindspore.parallel``: algorithm parameters, ``Layout``, ``shard``, ``parameter_broadcast`` and the
+pipeline/gradient-accumulation wrappers of ``mindspore.parallel.nn``.
 
 As in MindSpore 2.10 the attribute ``mindspore.parallel.shard`` is the function (it shadows the
 module of the same name); ``from mindspore.parallel.shard import Layout`` still reaches the module.
@@ -7,6 +8,9 @@ from mindspore.parallel.algo_parameter_config import (get_algo_parameters, reset
                                                       set_algo_parameters)
 from mindspore.parallel.parameter_broadcast import parameter_broadcast
 from mindspore.parallel.shard import Layout, shard
+from mindspore.parallel.nn import (GradAccumulation, MicroBatchInterleaved, Pipeline, PipelineCell,
+                                   PipelineGradReducer)
 
 __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "Layout", "shard",
-           "parameter_broadcast"]
+           "parameter_broadcast", "PipelineCell", "Pipeline", "MicroBatchInterleaved", "GradAccumulation",
+           "PipelineGradReducer"]

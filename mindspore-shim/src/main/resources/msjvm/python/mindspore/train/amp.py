@@ -274,7 +274,26 @@ def build_train_network(network, optimizer, loss_fn=None, level='O0', boost_leve
                                  "`loss_scale_manager=FixedLossScaleManager(drop_overflow_update=False)`"
                                  "are supported on device `CPU`. ")
             return nn.TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell).set_train()
+    if _pipeline_stages(network) > 1 or _is_grad_accumulation(network):
+        from mindspore.nn.wrap.cell_wrapper import _TrainGradAccuStepCell  # pylint: disable=import-outside-toplevel
+        return _TrainGradAccuStepCell(network, optimizer).set_train()
     return nn.TrainOneStepCell(network, optimizer, loss_scale).set_train()
+
+
+def _pipeline_stages(network):
+    """The pipeline stage count of an ``AutoParallel`` wrapper inside ``network``, else the context's."""
+    from mindspore.parallel.auto_parallel import AutoParallel  # pylint: disable=import-outside-toplevel
+    for _, cell in network.cells_and_names():
+        if isinstance(cell, AutoParallel):
+            return cell.get_pipeline_stages()
+    from mindspore.context import get_auto_parallel_context  # pylint: disable=import-outside-toplevel
+    return get_auto_parallel_context("pipeline_stages")
+
+
+def _is_grad_accumulation(network):
+    """Whether ``network`` contains a ``GradAccumulationCell`` (MindSpore tests the class name)."""
+    return any(type(cell).__name__ in ("GradAccumulationCell", "GradAccumulation")
+               for _, cell in network.cells_and_names())
 
 
 def get_white_list():

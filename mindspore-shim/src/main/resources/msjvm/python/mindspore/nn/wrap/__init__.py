@@ -1,8 +1,9 @@
 """``mindspore.nn.wrap``: training and evaluation wrappers."""
-from mindspore.nn.wrap.cell_wrapper import AllreduceGraph, TrainOneStepCell, WithEvalCell, WithLossCell
+from mindspore.nn.wrap.cell_wrapper import (AllreduceGraph, GradAccumulationCell, MicroBatchInterleaved,
+                                            PipelineCell, TrainOneStepCell, WithEvalCell, WithLossCell)
 from mindspore.nn.wrap.grad_reducer import DistributedGradReducer
 from mindspore.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                                           TrainOneStepWithLossScaleCell)
 
 __all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "AllreduceGraph", "DistributedGradReducer", "TrainOneStepWithLossScaleCell",
-           "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell"]
+           "DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "PipelineCell", "GradAccumulationCell", "MicroBatchInterleaved"]

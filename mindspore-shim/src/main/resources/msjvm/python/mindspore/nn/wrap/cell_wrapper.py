@@ -6,11 +6,23 @@ gradients of the loss with respect to ``optimizer.parameters`` (``GradOperation(
 sens_param=True)``, ``sens`` 1.0 unless given), lets the optimizer update them and returns the loss.
 In GRAPH_MODE the whole step (forward, backward, update) is traced once and replayed.
 ``AllreduceGraph`` is ``parameter_broadcast``'s SUM AllReduce of parameters over a group.
+
+Micro-batch wrappers (``PipelineCell``, ``GradAccumulationCell``, ``MicroBatchInterleaved``) cut every
+input along dimension 0 into equal pieces (``_MicroBatch``: one StridedSlice per input), run the
+network on each piece and sum the outputs with an ``Add`` tagged as MindSpore tags it
+(``pipeline_end``/``forward_end``/``micro_interleaved_add_flag``); the pieces' calls are labelled
+with their micro-batch index while a graph is traced, which pipeline scheduling reads.
+``_TrainGradAccuStepCell`` is the training step ``build_train_network`` chooses with pipeline stages or
+gradient accumulation: the loss returned is the sum over micro-batches, the gradient applied is that
+sum's gradient divided by the micro-batch count (MindSpore's ``sens = 1 / micro_size``). MindSpore
+accumulates it micro-batch by micro-batch into ``accu_grads`` parameters; the traced step here
+computes the same sum directly, so no ``accu_grads`` parameters exist.
 """
 from mindspore.nn.cell import Cell
 from mindspore.ops.composite import GradOperation
 
-__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "AllreduceGraph"]
+__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "AllreduceGraph", "PipelineCell",
+           "GradAccumulationCell", "MicroBatchInterleaved"]
 
 
 class WithLossCell(Cell):
@@ -112,3 +124,148 @@ class AllreduceGraph(Cell):
         for i in range(self.input_num):
             self.assigns[i](self.inputs[i], self.allreduces[i](self.inputs[i]))
         return self.inputs
+
+
+class _MicroBatch(Cell):
+    """Piece ``i`` of ``micro_size`` equal pieces of every input along dimension 0."""
+
+    def __init__(self, micro_size):
+        super().__init__()
+        from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
+        self.micro_size = micro_size
+        self.strided_slice = P.StridedSlice()
+
+    def construct(self, i, *inputs):
+        pieces = ()
+        for x in inputs:
+            shape = tuple(x.shape)
+            if shape[0] % self.micro_size != 0:
+                raise ValueError(f"For micro batch initialization, the 0th dimension shape of input({shape[0]}) "
+                                 f"must be divided by micro size({self.micro_size})")
+            step = shape[0] // self.micro_size
+            begin = (step * i,) + (0,) * (len(shape) - 1)
+            end = (step * (i + 1),) + shape[1:]
+            pieces += (self.strided_slice(x, begin, end, (1,) * len(shape)),)
+        return pieces
+
+
+def _check_micro_wrapper(cls_name, network, micro_size, arg="micro_size"):
+    if not isinstance(network, Cell):
+        raise TypeError(f"For '{cls_name}', the argument 'network' must cell type, but got the type : "
+                        f"{type(network)}.")
+    if not isinstance(micro_size, int):
+        raise TypeError(f"For '{cls_name}', the argument '{arg}' must be integer, but got the type : "
+                        f"{type(micro_size)}.")
+    if micro_size <= 0:
+        raise ValueError(f"For '{cls_name}', the argument '{arg}' must be large than 0, but got {micro_size}.")
+
+
+class _MicroBatchSum(Cell):
+    """The network run on each of ``micro_size`` micro-batches, outputs summed (``tag`` marks each Add)."""
+
+    def __init__(self, cls_name, network, micro_size, tag, slice_attr=None):
+        super().__init__(auto_prefix=False)
+        from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
+        _check_micro_wrapper(cls_name, network, micro_size)
+        self.network = network
+        self.micro_size = micro_size
+        self.micro_inputs = [_MicroBatch(micro_size) for _ in range(micro_size)]
+        for m in self.micro_inputs:
+            if slice_attr is not None:
+                m.strided_slice.add_prim_attr(slice_attr, micro_size)
+        self.add_list = [P.Add().add_prim_attr(tag, i) for i in range(micro_size)]
+
+    def construct(self, *inputs):
+        from mindspore.common._graph import _micro_batch  # pylint: disable=import-outside-toplevel
+        ret = None
+        for i in range(self.micro_size):
+            with _micro_batch(i):
+                output = self.network(*self.micro_inputs[i](i, *inputs))
+            ret = output if ret is None else self.add_list[i](ret, output)
+        return ret
+
+
+class PipelineCell(_MicroBatchSum):
+    """``PipelineCell(network, micro_size, stage_config=None)``: micro-batches for pipeline parallel;
+    ``stage_config`` maps names from ``network.cells_and_names()`` (or ``str(network)``) to the
+    ``pipeline_stage`` of that cell; a name matching nothing is MindSpore's ``KeyError``."""
+
+    def __init__(self, network, micro_size, stage_config=None):
+        super().__init__("PipelineCell", network, micro_size, "pipeline_end")
+        if stage_config is not None:
+            _apply_stage_config("PipelineCell", network, stage_config)
+
+
+def _apply_stage_config(cls_name, network, stage_config):
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    left = dict(stage_config.items())
+    for name, cell in network.cells_and_names():
+        if name and name in left:
+            cell.pipeline_stage = left.pop(name)
+    if str(network) in left:
+        network.pipeline_stage = left.pop(str(network))
+    if left:
+        for name, stage in left.items():
+            logger.error("pipeline_cell stage_config set pipeline_stage fail!")
+            logger.warning("config cell name:" + str(name) + " config stage num:" + str(stage))
+        logger.warning("network:" + str(network))
+        logger.warning("cell name available:")
+        for name, _ in network.cells_and_names():
+            logger.warning(name)
+        raise KeyError(f"For '{cls_name}', the argument 'stage_config' : {left} is not found in 'network' : "
+                       f"{network}")
+
+
+class GradAccumulationCell(_MicroBatchSum):
+    """``GradAccumulationCell(network, micro_size)``: micro-batches whose gradients accumulate."""
+
+    def __init__(self, network, micro_size):
+        super().__init__(type(self).__name__, network, micro_size, "forward_end", "grad_accu_num")
+
+
+class MicroBatchInterleaved(Cell):
+    """``MicroBatchInterleaved(network, interleave_num=2)``: the batch cut in ``interleave_num``
+    pieces along dimension 0, the network run on each, outputs summed."""
+
+    def __init__(self, network, interleave_num=2):
+        super().__init__(auto_prefix=False)
+        from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
+        cls_name = "MicroBatchInterleaved"
+        if not isinstance(interleave_num, int):
+            raise TypeError(f"For '{cls_name}', the argument 'interleave_num' must be integer, but got the type : "
+                            f"{type(interleave_num)}.")
+        if interleave_num <= 0:
+            raise ValueError(f"For '{cls_name}', the argument 'interleave_num' must be large than 0, but got "
+                             f"{interleave_num}.")
+        self.network = network
+        self.interleave_num = interleave_num
+        self.add = P.Add().add_prim_attr("micro_interleaved_add_flag", True)
+        self.interleave_inputs = [_MicroBatch(interleave_num) for _ in range(interleave_num)]
+        for m in self.interleave_inputs:
+            m.strided_slice.add_prim_attr("strided_slice_flag", True)
+            m.strided_slice.add_prim_attr("interleave_num", interleave_num)
+
+    def construct(self, *inputs):
+        output = None
+        for i in range(self.interleave_num):
+            out = self.network(*self.interleave_inputs[i](i, *inputs))
+            output = out if output is None else self.add(output, out)
+        return output
+
+
+def _micro_size_of(network):
+    for _, cell in network.cells_and_names():
+        if isinstance(cell, _MicroBatchSum):
+            return cell.micro_size
+    return 1
+
+
+class _TrainGradAccuStepCell(TrainOneStepCell):
+    """The training step with pipeline stages or gradient accumulation: the summed micro-batch loss,
+    its gradient scaled by ``1 / micro_size`` unless ``sens`` is given."""
+
+    def __init__(self, network, optimizer, sens=None):
+        super().__init__(network, optimizer, sens)
+        if not self.sense_flag:
+            self.sense_flag = True
+            self.sens = 1.0 / _micro_size_of(network)
