@@ -156,7 +156,7 @@ class Cell:
         """``construct`` under this cell's mixed precision (``to_float``): floating-point inputs and
         the parameters it reads are cast to the cell's compute type, as MindSpore's cell casts do.
         A cell configured by ``shard`` lays its tensor inputs out by its ``in_strategy`` while a
-        parallel graph is traced."""
+        parallel graph is traced; a cell with a ``pipeline_stage`` labels the operators it records."""
         shard_fn = self.__dict__.get("_shard_fn")
         if shard_fn is not None and _HOST.recording() and _graph._partitioned():  # pylint: disable=protected-access
             args = _shard_inputs(shard_fn, args)
@@ -171,6 +171,7 @@ class Cell:
         return self._construct_mixed(args, kwargs)
 
     def _construct_mixed(self, args, kwargs):
+        """``construct`` in the cell's mixed-precision type, if ``to_float`` set one."""
         mixed = self.__dict__.get("_float_dtype")
         if mixed is None:
             return self.construct(*args, **kwargs)
