@@ -44,9 +44,8 @@ public final class PipelineStages {
           fromProducers = Math.max(fromProducers, stage[o.node()]);
         }
       }
-      Object label = node.attrs().asMap().get("pipeline_stage");
-      if (label != null) {
-        int own = ((Number) label).intValue();
+      if (node.attrs().has("pipeline_stage")) {
+        int own = node.attrs().integer("pipeline_stage");
         boolean backward = i >= graph.forwardNodes();
         if (!backward && fromProducers > own) {
           throw MsException.runtimeError(
@@ -59,8 +58,7 @@ public final class PipelineStages {
       } else {
         stage[i] = fromProducers;
       }
-      Object m = node.attrs().asMap().get("micro");
-      micro[i] = m == null ? -1 : ((Number) m).intValue();
+      micro[i] = node.attrs().integer("micro", -1);
       microBatches = Math.max(microBatches, micro[i] + 1);
       if (i < graph.forwardNodes()) {
         forwardStages.add(stage[i]);

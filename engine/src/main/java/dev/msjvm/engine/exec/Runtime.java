@@ -89,9 +89,8 @@ public final class Runtime {
   static Attrs labelsOf(Attrs attrs) {
     Attrs out = Attrs.EMPTY;
     for (String key : LABEL_KEYS) {
-      Object v = attrs.asMap().get(key);
-      if (v != null) {
-        out = out.with(key, v);
+      if (attrs.has(key)) {
+        out = out.with(key, attrs.get(key));
       }
     }
     return out;
@@ -182,15 +181,11 @@ public final class Runtime {
       if (!callAttrs.isEmpty()) {
         Map.Entry<List<String>, Attrs> scope = callAttrs.get(callAttrs.size() - 1);
         if (scope.getKey().contains(op.name())) {
-          for (Map.Entry<String, Object> e : scope.getValue().asMap().entrySet()) {
-            attrs = attrs.with(e.getKey(), e.getValue());
-          }
+          attrs = attrs.withAll(scope.getValue());
         }
       }
       for (Attrs scope : labels) {
-        for (Map.Entry<String, Object> e : scope.asMap().entrySet()) {
-          attrs = attrs.with(e.getKey(), e.getValue());
-        }
+        attrs = attrs.withAll(scope);
       }
       Tape.Step step = new Tape.Step(op, attrs, inputs.clone(), values, outputs, backward > 0);
       for (Tape tape : tapes) {

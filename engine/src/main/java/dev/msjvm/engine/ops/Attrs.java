@@ -47,6 +47,16 @@ public final class Attrs {
     return new Attrs(Collections.unmodifiableMap(m));
   }
 
+  /** These attributes with every attribute of {@code extra} set (extra's values win). */
+  public Attrs withAll(Attrs extra) {
+    if (extra.values.isEmpty()) {
+      return this;
+    }
+    Map<String, Object> m = new LinkedHashMap<>(values);
+    m.putAll(extra.values);
+    return new Attrs(Collections.unmodifiableMap(m));
+  }
+
   private static Object normalize(Object v) {
     if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return ((Number) v).longValue();

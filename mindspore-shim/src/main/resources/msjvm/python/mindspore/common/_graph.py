@@ -75,7 +75,6 @@ def _has_unknown(template):
 def _micro_batch(i):
     """While a graph is traced, the operators recorded inside (and their gradients) carry micro-batch
     index ``i``, which pipeline scheduling reads; nothing otherwise."""
-    from mindspore._host import host  # pylint: disable=import-outside-toplevel
     h = host()
     if not h.recording():
         yield

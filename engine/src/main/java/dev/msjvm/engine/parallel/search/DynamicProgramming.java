@@ -166,14 +166,15 @@ public final class DynamicProgramming {
   public static int[] solve(CostGraph g) {
     Costs costs = new Costs(g);
     int[] best = run(costs, g.size(), null, 1, 0);
-    if (Double.isInfinite(g.total(best).computation())) {
+    Cost at = g.total(best);
+    if (Double.isInfinite(at.computation())) {
       throw MsException.runtimeError(
           "Generating cost for edge failed: elementwise_op_strategy_follow leaves no strategy of"
               + " the operators that their pointwise producers can share without"
               + " redistribution.");
     }
     double capacity = g.model().deviceMemoryCapacity();
-    if (g.total(best).memory() <= capacity) {
+    if (at.memory() <= capacity) {
       return best;
     }
     int[] least = run(costs, g.size(), null, 0, 1);
@@ -188,7 +189,6 @@ public final class DynamicProgramming {
     }
     // Price memory from a fraction of the optimum's objective per byte, growing 16x until the
     // answer fits, then narrow the last step a few times: a handful of searches, not dozens.
-    Cost at = g.total(best);
     double lo = 0;
     double hi = 1e-3 * at.objective(g.model()) / Math.max(1, at.memory());
     int[] fits = least;

@@ -149,15 +149,13 @@ class _MicroBatch(Cell):
         return pieces
 
 
-def _check_micro_wrapper(cls_name, network, micro_size, arg="micro_size"):
-    if not isinstance(network, Cell):
-        raise TypeError(f"For '{cls_name}', the argument 'network' must cell type, but got the type : "
-                        f"{type(network)}.")
-    if not isinstance(micro_size, int):
+def _check_count(cls_name, arg, value):
+    """A micro-batch wrapper's piece count: an int above 0 (MindSpore's texts)."""
+    if not isinstance(value, int):
         raise TypeError(f"For '{cls_name}', the argument '{arg}' must be integer, but got the type : "
-                        f"{type(micro_size)}.")
-    if micro_size <= 0:
-        raise ValueError(f"For '{cls_name}', the argument '{arg}' must be large than 0, but got {micro_size}.")
+                        f"{type(value)}.")
+    if value <= 0:
+        raise ValueError(f"For '{cls_name}', the argument '{arg}' must be large than 0, but got {value}.")
 
 
 class _MicroBatchSum(Cell):
@@ -166,12 +164,15 @@ class _MicroBatchSum(Cell):
     def __init__(self, cls_name, network, micro_size, tag, slice_attr=None):
         super().__init__(auto_prefix=False)
         from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
-        _check_micro_wrapper(cls_name, network, micro_size)
+        if not isinstance(network, Cell):
+            raise TypeError(f"For '{cls_name}', the argument 'network' must cell type, but got the type : "
+                            f"{type(network)}.")
+        _check_count(cls_name, "micro_size", micro_size)
         self.network = network
         self.micro_size = micro_size
         self.micro_inputs = [_MicroBatch(micro_size) for _ in range(micro_size)]
-        for m in self.micro_inputs:
-            if slice_attr is not None:
+        if slice_attr is not None:
+            for m in self.micro_inputs:
                 m.strided_slice.add_prim_attr(slice_attr, micro_size)
         self.add_list = [P.Add().add_prim_attr(tag, i) for i in range(micro_size)]
 
@@ -230,13 +231,7 @@ class MicroBatchInterleaved(Cell):
     def __init__(self, network, interleave_num=2):
         super().__init__(auto_prefix=False)
         from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
-        cls_name = "MicroBatchInterleaved"
-        if not isinstance(interleave_num, int):
-            raise TypeError(f"For '{cls_name}', the argument 'interleave_num' must be integer, but got the type : "
-                            f"{type(interleave_num)}.")
-        if interleave_num <= 0:
-            raise ValueError(f"For '{cls_name}', the argument 'interleave_num' must be large than 0, but got "
-                             f"{interleave_num}.")
+        _check_count("MicroBatchInterleaved", "interleave_num", interleave_num)
         self.network = network
         self.interleave_num = interleave_num
         self.add = P.Add().add_prim_attr("micro_interleaved_add_flag", True)
