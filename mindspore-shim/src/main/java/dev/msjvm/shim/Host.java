@@ -4,16 +4,20 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
 import dev.msjvm.engine.checkpoint.TensorBytes;
 import dev.msjvm.engine.comm.CollectiveOps;
+import dev.msjvm.engine.comm.Communicator;
+import dev.msjvm.engine.comm.SubWorldCommunicator;
 import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
+import dev.msjvm.engine.exec.PipelineProgram;
 import dev.msjvm.engine.exec.PipelineStages;
 import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.exec.SpmdPartitioner;
 import dev.msjvm.engine.exec.StrategyCheckpointPass;
 import dev.msjvm.engine.exec.StrategySearchPass;
 import dev.msjvm.engine.exec.Tape;
+import dev.msjvm.engine.exec.Timeline;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.Session;
@@ -70,6 +74,15 @@ public final class Host {
    * parameters go); later compiles of other graphs keep them.
    */
   private final Map<Variable, TensorLayout> placed = new WeakHashMap<>();
+
+  /**
+   * The communicator the placed layouts are relative to: the job's, or with pipeline stages this
+   * rank's stage (layouts there are over a stage's devices).
+   */
+  private Communicator layoutComm;
+
+  /** The timeline of the last pipelined compile, or null. */
+  private Timeline lastTimeline;
 
   private final DeviceProbe devices;
   private final Runtime runtime;
@@ -404,7 +417,19 @@ public final class Host {
       String saveFile,
       String opLoadFile,
       String opSaveFile) {
-    int n = session.comm().size();
+    AutoParallelContext ctx = session.autoParallelContext();
+    Communicator job = session.comm();
+    int stages = (int) Math.max(1, ctx.pipelineStages());
+    if (job.size() % stages != 0) {
+      throw MsException.runtimeError(
+          "The device_num " + job.size() + " must be divisible by the pipeline_stages " + stages);
+    }
+    // With pipeline stages every strategy, layout and collective is relative to the stage's
+    // devices (reference §5.1): stage s owns world ranks [s·per, (s+1)·per).
+    int n = job.size() / stages;
+    Communicator comm = SubWorldCommunicator.of(job, job.rank() / n * n, n);
+    layoutComm = comm;
+    lastTimeline = null;
     List<TensorLayout> layouts = new ArrayList<>();
     for (List<Object> a : args) {
       int[] shape = ((List<?>) a.get(0)).stream().mapToInt(d -> ((Number) d).intValue()).toArray();
@@ -415,14 +440,9 @@ public final class Host {
       }
       layouts.add(TensorLayout.of(DeviceMatrix.of(n), map, shape));
     }
-    AutoParallelContext ctx = session.autoParallelContext();
     boolean allToAll = Boolean.TRUE.equals(ctx.get("enable_alltoall"));
     lastSearch = null;
-    if (ctx.pipelineStages() > 1) {
-      // Stage colouring and its errors as MindSpore's; the stages are not cut apart yet (every
-      // rank runs the whole step, which gives the pipeline's numerics: see the README's gaps).
-      PipelineStages.of(graph, (int) ctx.pipelineStages());
-    }
+    PipelineStages colours = stages > 1 ? PipelineStages.of(graph, stages) : null;
     if (!loadFile.isEmpty()) {
       graph =
           StrategyCheckpointPass.applyLoaded(
@@ -457,7 +477,7 @@ public final class Host {
       lastSearch = searched;
     }
     SpmdPartitioner.Result result =
-        SpmdPartitioner.partition(graph, layouts, placed, oracle, session.comm(), n, allToAll);
+        SpmdPartitioner.partition(graph, layouts, placed, oracle, comm, n, allToAll);
     placed.putAll(result.variableLayouts());
     if (!saveFile.isEmpty()) {
       strategySaves++;
@@ -469,7 +489,52 @@ public final class Host {
               strategySaves,
               !Boolean.FALSE.equals(ctx.get("stra_file_only_trainable_params"))));
     }
+    if (colours != null) {
+      PipelineProgram.Result prog =
+          PipelineProgram.build(
+              graph,
+              colours,
+              result,
+              job,
+              String.valueOf(ctx.get("pipeline_scheduler")),
+              Boolean.TRUE.equals(ctx.get("pipeline_result_broadcast")));
+      lastTimeline = prog.timeline();
+      List<String> plan = new ArrayList<>(result.plan());
+      plan.addAll(prog.plan());
+      result =
+          new SpmdPartitioner.Result(
+              prog.graph(), result.variableLayouts(), plan, result.strategies(), new int[0]);
+    }
     return result;
+  }
+
+  /**
+   * From now on the last pipelined compile's rank rewrites {@code path} with the Chrome trace of
+   * each step it runs; false if the last compile had no pipeline stages.
+   */
+  public boolean pipelineTimeline(String path) {
+    if (lastTimeline == null) {
+      return false;
+    }
+    lastTimeline.writeTo(java.nio.file.Path.of(path));
+    return true;
+  }
+
+  /**
+   * The last pipelined compile's last step: {@code [stage, bubble, ideal bubble, peak in-flight
+   * micro-batches, steps]}, or null.
+   */
+  public List<Object> pipelineStats() {
+    if (lastTimeline == null || lastTimeline.lastStep() == null) {
+      return null;
+    }
+    Timeline.Step s = lastTimeline.lastStep();
+    return List.of(
+        lastTimeline.stage(),
+        s.bubble(),
+        lastTimeline.idealBubble(),
+        s.peakInFlight(),
+        lastTimeline.steps());
   }
 
   /**
@@ -495,7 +560,7 @@ public final class Host {
       if (layout != null
           && !now.shape().equals(layout.shape())
           && now.shape().equals(layout.sliceShape())) {
-        v.set(SpmdPartitioner.gatherWhole(session.comm(), now, layout));
+        v.set(SpmdPartitioner.gatherWhole(layoutComm, now, layout));
       }
     }
   }

@@ -117,9 +117,22 @@ public final class Autodiff {
     return result;
   }
 
+  private static final Attrs NO_MICRO = Attrs.of("micro", -1);
+
   private static void accumulate(Runtime rt, Map<Object, Tensor> grads, Object key, Tensor g) {
     Tensor prev = grads.get(key);
-    grads.put(key, prev == null ? g : rt.apply("Add", Attrs.EMPTY, prev, g)[0]);
+    if (prev == null) {
+      grads.put(key, g);
+      return;
+    }
+    // The sum of two contributions belongs to no single micro-batch (a weight's gradient over
+    // micro-batches): a pipeline runs it when both exist, not inside either's backward block.
+    rt.pushLabels(NO_MICRO);
+    try {
+      grads.put(key, rt.apply("Add", Attrs.EMPTY, prev, g)[0]);
+    } finally {
+      rt.popLabels();
+    }
   }
 
   private record Call(

@@ -71,6 +71,18 @@ public final class Graph {
   /** The thread replaying this graph with its pool (a graph belongs to one rank's interpreter). */
   private Thread poolUser;
 
+  /** Told when each node of a replay starts and ends (a pipeline's timeline), or null. */
+  private volatile NodeListener listener;
+
+  /** Observes replays node by node. */
+  interface NodeListener {
+    /** Node {@code node} starts; {@code System.nanoTime()} is {@code now}. */
+    void started(int node, long now);
+
+    /** Node {@code node} has finished. */
+    void finished(int node, long now);
+  }
+
   private Graph(List<Node> nodes, Ref[] outputs, int arity, int forwardNodes) {
     this.nodes = nodes;
     this.outputs = outputs;
@@ -273,6 +285,19 @@ public final class Graph {
     return key;
   }
 
+  /**
+   * A graph of already-built nodes in exactly this order (nothing merged or dropped), whose first
+   * {@code forwardNodes} nodes are the forward computation.
+   */
+  static Graph sequence(List<Node> nodes, Ref[] outputs, int arity, int forwardNodes) {
+    return new Graph(List.copyOf(nodes), outputs.clone(), arity, forwardNodes);
+  }
+
+  /** Replays report each node to {@code l} from now on (null: to nobody). */
+  void listen(NodeListener l) {
+    listener = l;
+  }
+
   /** A graph of already-built nodes (simplified like a trace's). */
   static Graph assemble(List<Node> nodes, Ref[] outputs, int arity) {
     return simplify(new ArrayList<>(nodes), outputs, arity, 0);
@@ -362,10 +387,17 @@ public final class Graph {
     Liveness live = new Liveness();
     Set<float[]> fresh = Collections.newSetFromMap(new IdentityHashMap<>());
     try (FloatPool.Scope scope = pool == null ? null : pool.enter()) {
+      NodeListener l = listener;
       for (int n = 0; n < nodes.size(); n++) {
         Object[] in = inputs(n, args, values);
         live.node = n;
+        if (l != null) {
+          l.started(n, System.nanoTime());
+        }
         Tensor[] out = rt.apply(nodes.get(n).op(), nodes.get(n).attrs(), in, live);
+        if (l != null) {
+          l.finished(n, System.nanoTime());
+        }
         values[n] = out;
         live.after(n, out);
         if (pool != null) {

@@ -8,22 +8,27 @@ import java.util.TreeSet;
  * PipelineTransformer::Coloring} does (reference §5.1): a node recorded inside a cell with a {@code
  * pipeline_stage} carries that stage (its gradient operators carry it too, see {@link
  * Runtime#pushLabels}); any other node takes the largest stage among its producers (0 without one),
- * so data flows from lower to higher stages. MindSpore's errors: a labelled node reading from a
- * higher stage ("The stage setting is incorrect. PreNode's stage:... is larger than NextNode's
- * stage:..."), a stage count other than the configured one ("Stage num is ... is not equal to stage
- * used: ..."), fewer micro-batches than stages ("MicroBatch num must be larger or equal than
- * StageNum", the 1F1B scheduler's check).
+ * so data flows from lower to higher stages. A node that reads no other stage-carrying node (a
+ * parameter's Load outside every staged cell, a constant, the micro-batch slice of an input) is
+ * <em>floating</em>: it runs on every stage that consumes it (on all stages if none does), which is
+ * how MindSpore gives each stage its own copy of a parameter read or a constant. MindSpore's
+ * errors: a labelled node reading from a higher stage ("The stage setting is incorrect. PreNode's
+ * stage:... is larger than NextNode's stage:..."), a stage count other than the configured one
+ * ("Stage num is ... is not equal to stage used: ..."), fewer micro-batches than stages
+ * ("MicroBatch num must be larger or equal than StageNum", the 1F1B scheduler's check).
  *
  * <p>Example: {@code PipelineStages.of(graph, 2).stage(n)}.
  */
 public final class PipelineStages {
   private final int[] stage;
+  private final long[] floating;
   private final int[] micro;
   private final int stages;
   private final int microBatches;
 
-  private PipelineStages(int[] stage, int[] micro, int stages, int microBatches) {
+  private PipelineStages(int[] stage, long[] floating, int[] micro, int stages, int microBatches) {
     this.stage = stage;
+    this.floating = floating;
     this.micro = micro;
     this.stages = stages;
     this.microBatches = microBatches;
@@ -32,18 +37,26 @@ public final class PipelineStages {
   /** Colours {@code graph} for {@code stages} stages, or throws MindSpore's RuntimeError. */
   public static PipelineStages of(Graph graph, int stages) {
     int n = graph.size();
+    if (stages >= 64) {
+      throw MsException.valueError("At most 63 pipeline stages are supported, got " + stages);
+    }
     int[] stage = new int[n];
+    long[] floating = new long[n];
     int[] micro = new int[n];
     TreeSet<Integer> forwardStages = new TreeSet<>();
     int microBatches = 0;
     for (int i = 0; i < n; i++) {
       Graph.Node node = graph.nodes().get(i);
       int fromProducers = 0;
+      boolean staged = false;
       for (Graph.Ref r : node.inputs()) {
-        if (r instanceof Graph.Out o) {
+        if (r instanceof Graph.Out o && floating[o.node()] == 0) {
           fromProducers = Math.max(fromProducers, stage[o.node()]);
+          staged = true;
         }
       }
+      micro[i] = node.attrs().integer("micro", -1);
+      microBatches = Math.max(microBatches, micro[i] + 1);
       if (node.attrs().has("pipeline_stage")) {
         int own = node.attrs().integer("pipeline_stage");
         boolean backward = i >= graph.forwardNodes();
@@ -55,13 +68,34 @@ public final class PipelineStages {
                   + own);
         }
         stage[i] = own;
-      } else {
+      } else if (staged) {
         stage[i] = fromProducers;
+      } else {
+        floating[i] = -1; // placeholder until the consumers are known
+        continue;
       }
-      micro[i] = node.attrs().integer("micro", -1);
-      microBatches = Math.max(microBatches, micro[i] + 1);
       if (i < graph.forwardNodes()) {
         forwardStages.add(stage[i]);
+      }
+    }
+    long all = (1L << stages) - 1;
+    for (Graph.Ref r : graph.outputRefs()) {
+      if (r instanceof Graph.Out o && floating[o.node()] != 0) {
+        floating[o.node()] = all;
+      }
+    }
+    long[] users = new long[n];
+    for (int i = n - 1; i >= 0; i--) {
+      if (floating[i] != 0) {
+        long mask = floating[i] == -1 ? users[i] : users[i] | floating[i];
+        floating[i] = mask == 0 ? all : mask;
+        stage[i] = Long.numberOfTrailingZeros(floating[i]);
+      }
+      long mine = floating[i] != 0 ? floating[i] : 1L << stage[i];
+      for (Graph.Ref r : graph.nodes().get(i).inputs()) {
+        if (r instanceof Graph.Out o) {
+          users[o.node()] |= mine;
+        }
       }
     }
     if (forwardStages.size() != stages) {
@@ -71,12 +105,22 @@ public final class PipelineStages {
     if (microBatches < stages) {
       throw MsException.runtimeError("MicroBatch num must be larger or equal than StageNum");
     }
-    return new PipelineStages(stage, micro, stages, microBatches);
+    return new PipelineStages(stage, floating, micro, stages, microBatches);
   }
 
-  /** The stage of node {@code node}. */
+  /** The stage of node {@code node}; for a floating node the lowest stage it runs on. */
   public int stage(int node) {
     return stage[node];
+  }
+
+  /** Whether {@code node} reads no stage-carrying node (it runs on every stage using it). */
+  public boolean floating(int node) {
+    return floating[node] != 0;
+  }
+
+  /** Whether stage {@code s} runs {@code node}: its own stage, or one using a floating node. */
+  public boolean runsOn(int node, int s) {
+    return floating[node] != 0 ? (floating[node] & (1L << s)) != 0 : stage[node] == s;
   }
 
   /** The micro-batch of node {@code node}, -1 outside every micro-batch. */
@@ -92,12 +136,14 @@ public final class PipelineStages {
     return microBatches;
   }
 
-  /** How many nodes each stage has, for reports. */
+  /** How many nodes each stage runs (floating ones on each of their stages), for reports. */
   public int[] nodesPerStage() {
     int[] count = new int[stages];
-    for (int s : stage) {
-      if (s < stages) {
-        count[s]++;
+    for (int n = 0; n < stage.length; n++) {
+      for (int s = 0; s < stages; s++) {
+        if (runsOn(n, s)) {
+          count[s]++;
+        }
       }
     }
     return count;

@@ -58,7 +58,17 @@ public final class SpmdPartitioner {
       Graph graph,
       Map<Variable, TensorLayout> variableLayouts,
       List<String> plan,
-      Map<Integer, List<List<Integer>>> strategies) {}
+      Map<Integer, List<List<Integer>>> strategies,
+      int[] origins) {
+
+    /**
+     * The global node each node of {@link #graph} was emitted for (its own local form, the
+     * redistributions of its inputs, the reduction of its partial outputs).
+     */
+    public int origin(int localNode) {
+      return origins[localNode];
+    }
+  }
 
   private final Graph global;
   private final List<TensorLayout> argLayouts;
@@ -69,6 +79,13 @@ public final class SpmdPartitioner {
   private final boolean enableAllToAll;
 
   private final List<Node> local = new ArrayList<>();
+
+  /** The global node each local node belongs to (see {@link Result#origin}). */
+  private final List<Integer> origins = new ArrayList<>();
+
+  /** The global node being partitioned. */
+  private int emitting = -1;
+
   private final List<String> plan = new ArrayList<>();
   private final Map<Integer, List<List<Integer>>> strategies = new LinkedHashMap<>();
   private final Map<Variable, TensorLayout> varLayouts = new LinkedHashMap<>();
@@ -153,13 +170,15 @@ public final class SpmdPartitioner {
         Graph.assemble(p.local, outs, global.arity()),
         Collections.unmodifiableMap(p.varLayouts),
         List.copyOf(p.plan),
-        Collections.unmodifiableMap(p.strategies));
+        Collections.unmodifiableMap(p.strategies),
+        p.origins.stream().mapToInt(Integer::intValue).toArray());
   }
 
   private void run() {
     List<Node> nodes = global.nodes();
     for (int n = 0; n < nodes.size(); n++) {
       Node node = nodes.get(n);
+      emitting = n;
       if (node.op().name().equals("Load") && node.inputs()[0] instanceof Var v) {
         TensorLayout placed = varLayouts.get(v.variable());
         if (placed == null) {
@@ -208,7 +227,7 @@ public final class SpmdPartitioner {
       Attrs attrs = localAttrs(node, s.localizer().local(node.attrs(), rank), outShapes);
       Node localNode = new Node(node.op(), attrs, in, node.outputs(), inShapes, outShapes);
       int id = local.size();
-      local.add(localNode);
+      add(localNode);
       layouts[n] = s.outputs().toArray(new TensorLayout[0]);
       localOut[n] = new Ref[node.outputs()];
       for (int j = 0; j < node.outputs(); j++) {
@@ -326,7 +345,7 @@ public final class SpmdPartitioner {
             + cause);
     Shape out = need.sliceShape();
     int id = local.size();
-    local.add(
+    add(
         new Node(
             op,
             Attrs.EMPTY,
@@ -387,9 +406,13 @@ public final class SpmdPartitioner {
             ? reduceScatter(comm, name, partial.reduce(), group.size(), result)
             : allReduce(comm, name, partial.reduce(), group.size());
     int id = local.size();
-    local.add(
-        new Node(op, Attrs.EMPTY, new Ref[] {out}, 1, new Shape[] {shape}, new Shape[] {result}));
+    add(new Node(op, Attrs.EMPTY, new Ref[] {out}, 1, new Shape[] {shape}, new Shape[] {result}));
     return new Out(id, 0);
+  }
+
+  private void add(Node node) {
+    local.add(node);
+    origins.add(emitting);
   }
 
   /** Appends {@code node} with its global {@code inputs} mapped to this rank's references. */
@@ -399,7 +422,7 @@ public final class SpmdPartitioner {
       in[i] = mapped(inputs[i]);
     }
     int id = local.size();
-    local.add(new Node(node.op(), node.attrs(), in, node.outputs(), node.inShapes(), outShapes));
+    add(new Node(node.op(), node.attrs(), in, node.outputs(), node.inShapes(), outShapes));
     return new Out(id, 0);
   }
 

@@ -68,9 +68,12 @@ class LabelsTest {
         }
       }
     }
-    // Both stages of both micro-batches have gradient operators of their own.
+    // Both stages of both micro-batches have gradient operators of their own; the sums of a
+    // weight's gradients over the micro-batches (one per weight) carry the stage but micro -1.
+    assertEquals(1, backwardPerLabel.get("0/-1"), "w's gradient sum");
+    assertEquals(1, backwardPerLabel.get("1/-1"), "v's gradient sum");
     assertEquals(
-        java.util.Set.of("0/0", "1/0", "0/1", "1/1"),
+        java.util.Set.of("0/0", "1/0", "0/1", "1/1", "0/-1", "1/-1"),
         backwardPerLabel.keySet(),
         backwardPerLabel.toString());
   }

@@ -1,7 +1,9 @@
 package dev.msjvm.engine.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.NaiveBlas;
@@ -105,10 +107,39 @@ class PipelineStagesTest {
 
   @Test
   void unlabelledLayersTakeTheLargestStageOfTheirProducers() {
-    // Only layer 1 is placed, on stage 1: everything after it follows to stage 1, nothing uses 0
-    // except the micro-batch slices before it.
-    PipelineStages p = PipelineStages.of(step(1, null, 2), 2);
+    // Layer 2 is unlabelled: it follows layer 1 to stage 1 (its gradients too).
+    Graph g = step(0, null, 2);
+    PipelineStages p = PipelineStages.of(step(0, 1, 2), 2);
     assertEquals(2, p.stages());
+    MsException e = assertThrows(MsException.class, () -> PipelineStages.of(g, 2));
+    assertEquals("Stage num is 2 is not equal to stage used: 1", e.getMessage());
+  }
+
+  /**
+   * The micro-batch slices of the input read no staged node: they float to the stage that uses them
+   * (layer 1's), and the parameter Loads outside every cell float to their users' stages.
+   */
+  @Test
+  void nodesReadingNoStagedNodeRunOnTheStagesUsingThem() {
+    Graph g = step(1, 1, 2);
+    assertThrows(MsException.class, () -> PipelineStages.of(g, 2));
+    Graph two = step(0, 1, 2);
+    PipelineStages p = PipelineStages.of(two, 2);
+    List<String> ops = two.opNames();
+    boolean sawSlice = false;
+    for (int n = 0; n < two.size(); n++) {
+      if (ops.get(n).equals("StridedSlice")) {
+        sawSlice = true;
+        assertTrue(p.floating(n));
+        assertTrue(p.runsOn(n, 0));
+        assertFalse(p.runsOn(n, 1), "only layer 1 (stage 0) reads the slices");
+      }
+      if (!p.floating(n)) {
+        assertTrue(p.runsOn(n, p.stage(n)));
+        assertFalse(p.runsOn(n, 1 - p.stage(n)));
+      }
+    }
+    assertTrue(sawSlice);
   }
 
   @Test

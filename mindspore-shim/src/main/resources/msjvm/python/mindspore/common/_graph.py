@@ -159,9 +159,11 @@ def _compile_partitioned(cell, args, key, cache):
     from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
     from mindspore.ops.operations import Concat  # pylint: disable=import-outside-toplevel
     from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
+    from mindspore import context  # pylint: disable=import-outside-toplevel
     h = host()
     tensor = _tensor_cls()
-    n = get_group_size()
+    # With pipeline stages a batch is split over one stage's devices (reference §5.1).
+    n = get_group_size() // max(1, context.get_auto_parallel_context("pipeline_stages"))
     split = not _utils._get("full_batch")  # pylint: disable=protected-access
     global_args, specs = [], []
     for a in args:
@@ -233,9 +235,10 @@ def _parameter_plan(cell):
 def _save_plan(cell, plan):
     """The plan report (every op's strategy and layouts, every inserted collective with its group,
     bytes and cause) as ``<save_graphs_path>/rank_<r>/parallel_plan_<Cell>_<k>.txt`` when graphs are
-    saved (``set_context(save_graphs=...)`` or ``MS_DEV_SAVE_GRAPHS``); after an auto_parallel search
-    also ``strategy_search_<Cell>_<k>.json``/``.txt`` (per op the chosen strategy, its cost breakdown
-    and the best rejected strategy with its cost delta)."""
+    saved (``set_context(save_graphs=...)`` or ``MS_DEV_SAVE_GRAPHS``); with pipeline stages also
+    ``pipeline_timeline_<Cell>_<k>.json`` (the Chrome trace of the rank's latest step, rewritten after
+    each); after an auto_parallel search also ``strategy_search_<Cell>_<k>.json``/``.txt`` (per op the
+    chosen strategy, its cost breakdown and the best rejected strategy with its cost delta)."""
     import os  # pylint: disable=import-outside-toplevel
     from mindspore import context  # pylint: disable=import-outside-toplevel
     from mindspore.communication.management import get_rank  # pylint: disable=import-outside-toplevel
@@ -249,6 +252,7 @@ def _save_plan(cell, plan):
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(plan.plan()) + "\n")
     h = host()
+    h.pipelineTimeline(os.path.join(folder, f"pipeline_timeline_{type(cell).__name__}_{k}.json"))
     for json, suffix in ((True, "json"), (False, "txt")):
         report = h.searchReport(json)
         if report is not None:

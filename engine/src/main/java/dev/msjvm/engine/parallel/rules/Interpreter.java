@@ -65,6 +65,9 @@ final class Interpreter {
     if (repeated > 1) {
       dev.add(repeated); // SetRepeatedCalcDevMatrix: on the right by default
     }
+    if (dev.isEmpty()) {
+      dev.add(1); // a letterless operator (a scalar's) on a one-device stage
+    }
     DeviceMatrix matrix = new DeviceMatrix(dev, rankList);
     List<TensorLayout> inLayouts = new ArrayList<>();
     for (int i = 0; i < inShapes.size(); i++) {

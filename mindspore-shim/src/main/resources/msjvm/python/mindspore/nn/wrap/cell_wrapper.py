@@ -76,8 +76,10 @@ class TrainOneStepCell(Cell):
     def construct(self, *inputs):
         loss = self.network(*inputs)
         if self.sense_flag:
-            from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
-            sens = P.OnesLike()(loss) * float(self.sens)
+            # MindSpore's F.fill(dtype, shape, sens): a constant, not a function of the loss, so a
+            # pipeline's first micro-batch can start its backward before the last one's forward.
+            from mindspore.ops.function import fill  # pylint: disable=import-outside-toplevel
+            sens = fill(loss.dtype, loss.shape, float(self.sens))
             grads = self.grad(self.network, self.weights)(*inputs, sens)
         else:
             grads = self.grad_no_sens(self.network, self.weights)(*inputs)

@@ -1,0 +1,332 @@
+package dev.msjvm.engine.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.comm.Communicator;
+import dev.msjvm.engine.comm.InJvmWorld;
+import dev.msjvm.engine.comm.SubWorldCommunicator;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.DeviceMatrix;
+import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.RulesOracle;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A 4-layer training step (MatMul + ReLU layers, squared-sum loss summed over micro-batches, SGD
+ * through Assign) cut into pipeline stages and run on in-JVM ranks: every rank's loss and every
+ * stage's trained weights equal the stand-alone replay of the same step, for 2 stages of 2 ranks
+ * and 4 stages of 1 rank, under 1F1B and GPipe.
+ */
+class PipelineProgramTest {
+  private static final int LAYERS = 4;
+  private static final int WIDTH = 8;
+  private static final int ROWS = 4;
+  private static final int STEPS = 3;
+
+  /** The traced step and its weights (restored to their initial values after the trace). */
+  private record Traced(Graph graph, List<Variable> weights) {}
+
+  private static float[] values(long seed, int n) {
+    Random r = new Random(seed);
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) (r.nextDouble() - 0.5);
+    }
+    return v;
+  }
+
+  private static Tensor input(int micros) {
+    return Tensor.ofFloats(Shape.of(ROWS * micros, WIDTH), values(99, ROWS * micros * WIDTH));
+  }
+
+  private static Traced trace(Runtime rt, int stages, int micros, boolean constantSens) {
+    List<Variable> ws = new ArrayList<>();
+    List<Tensor> init = new ArrayList<>();
+    for (int l = 0; l < LAYERS; l++) {
+      Tensor w = Tensor.ofFloats(Shape.of(WIDTH, WIDTH), values(l + 1, WIDTH * WIDTH));
+      init.add(w);
+      ws.add(new Variable("w" + l, w));
+    }
+    Tensor x = input(micros);
+    Tape tape = rt.push();
+    Tensor loss = null;
+    for (int m = 0; m < micros; m++) {
+      rt.pushLabels(Attrs.of("micro", m));
+      Tensor h = slice(rt, x, m);
+      for (int l = 0; l < LAYERS; l++) {
+        rt.pushLabels(Attrs.of("pipeline_stage", l * stages / LAYERS));
+        h = rt.apply("MatMul", Attrs.EMPTY, h, ws.get(l))[0];
+        h =
+            l < LAYERS - 1
+                ? rt.apply("ReLU", Attrs.EMPTY, h)[0]
+                : rt.apply(
+                        "ReduceSum",
+                        Attrs.of("axis", List.of(), "keep_dims", false),
+                        rt.apply("Square", Attrs.EMPTY, h)[0])[0];
+        rt.popLabels();
+      }
+      rt.popLabels();
+      loss = loss == null ? h : rt.apply("Add", Attrs.EMPTY, loss, h)[0];
+    }
+    List<Tensor> sens =
+        constantSens ? List.of(Tensor.ofFloats(Shape.of(), new float[] {1f / micros})) : null;
+    List<Tensor> grads = Autodiff.gradients(rt, tape, List.of(loss), sens, new ArrayList<>(ws));
+    Tensor lr = Tensor.ofFloats(Shape.of(), new float[] {0.05f});
+    for (int l = 0; l < LAYERS; l++) {
+      Tensor step = rt.apply("Mul", Attrs.EMPTY, grads.get(l), lr)[0];
+      Tensor next = rt.apply("Sub", Attrs.EMPTY, ws.get(l), step)[0];
+      rt.apply("Assign", Attrs.EMPTY, ws.get(l), next);
+    }
+    rt.pop(tape);
+    Graph g = Graph.compile(tape, List.of(x), List.of(loss));
+    for (int l = 0; l < LAYERS; l++) {
+      ws.get(l).set(init.get(l));
+    }
+    return new Traced(g, ws);
+  }
+
+  private static Tensor slice(Runtime rt, Tensor x, int m) {
+    return rt.apply(
+            "StridedSlice",
+            Attrs.of(
+                "begin", List.of(ROWS * m, 0),
+                "end", List.of(ROWS * m + ROWS, WIDTH),
+                "strides", List.of(1, 1),
+                "begin_mask", 0,
+                "end_mask", 0,
+                "ellipsis_mask", 0,
+                "new_axis_mask", 0,
+                "shrink_axis_mask", 0),
+            x)[0];
+  }
+
+  /** Losses of STEPS stand-alone steps, then the final weights. */
+  private static List<float[]> standAlone(int stages, int micros) {
+    Runtime rt = new Runtime(NaiveBlas::new);
+    Traced t = trace(rt, stages, micros, true);
+    List<float[]> out = new ArrayList<>();
+    float[] losses = new float[STEPS];
+    for (int s = 0; s < STEPS; s++) {
+      losses[s] = (float) t.graph().run(rt, List.of(input(micros))).get(0).getDouble(0);
+    }
+    out.add(losses);
+    for (Variable w : t.weights()) {
+      out.add(w.current().floats().clone());
+    }
+    return out;
+  }
+
+  /** Per rank: the losses, then for each layer its whole trained weight (null if not its stage). */
+  private static List<List<float[]>> pipelined(
+      int ranks,
+      int stages,
+      int micros,
+      String scheduler,
+      boolean broadcast,
+      List<Timeline> timelines)
+      throws Exception {
+    InJvmWorld world = new InJvmWorld(ranks, Duration.ofSeconds(20));
+    ExecutorService pool = Executors.newFixedThreadPool(ranks);
+    int per = ranks / stages;
+    try {
+      List<Future<List<float[]>>> futures = new ArrayList<>();
+      for (int r = 0; r < ranks; r++) {
+        int rank = r;
+        futures.add(
+            pool.submit(
+                () -> {
+                  try {
+                    Runtime rt = new Runtime(NaiveBlas::new);
+                    Traced t = trace(rt, stages, micros, true);
+                    Communicator job = world.communicator(rank);
+                    int s = rank / per;
+                    Communicator stage = SubWorldCommunicator.of(job, s * per, per);
+                    PipelineStages colours = PipelineStages.of(t.graph(), stages);
+                    TensorLayout whole =
+                        TensorLayout.of(
+                            DeviceMatrix.of(per), new int[] {-1, -1}, ROWS * micros, WIDTH);
+                    SpmdPartitioner.Result part =
+                        SpmdPartitioner.partition(
+                            t.graph(),
+                            List.of(whole),
+                            Map.of(),
+                            RulesOracle.INSTANCE,
+                            stage,
+                            per,
+                            false);
+                    PipelineProgram.Result prog =
+                        PipelineProgram.build(t.graph(), colours, part, job, scheduler, broadcast);
+                    if (timelines != null) {
+                      timelines.set(rank, prog.timeline());
+                    }
+                    float[] losses = new float[STEPS];
+                    for (int k = 0; k < STEPS; k++) {
+                      losses[k] =
+                          (float) prog.graph().run(rt, List.of(input(micros))).get(0).getDouble(0);
+                    }
+                    List<float[]> out = new ArrayList<>();
+                    out.add(losses);
+                    for (int l = 0; l < LAYERS; l++) {
+                      Variable w = t.weights().get(l);
+                      if (l * stages / LAYERS != s) {
+                        out.add(null);
+                        continue;
+                      }
+                      TensorLayout layout = part.variableLayouts().get(w);
+                      out.add(SpmdPartitioner.gatherWhole(stage, w.current(), layout).floats());
+                    }
+                    return out;
+                  } catch (RuntimeException | Error e) {
+                    world.abort(rank, e);
+                    throw e;
+                  }
+                }));
+      }
+      List<List<float[]>> all = new ArrayList<>();
+      for (Future<List<float[]>> f : futures) {
+        all.add(f.get(60, TimeUnit.SECONDS));
+      }
+      return all;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static void assertClose(float[] expected, float[] got, String what) {
+    assertEquals(expected.length, got.length, what);
+    for (int i = 0; i < expected.length; i++) {
+      assertEquals(expected[i], got[i], 1e-5 + 1e-5 * Math.abs(expected[i]), what + " [" + i + "]");
+    }
+  }
+
+  private static void checkEquivalence(int ranks, int stages, int micros, String scheduler)
+      throws Exception {
+    List<float[]> ref = standAlone(stages, micros);
+    List<List<float[]>> got = pipelined(ranks, stages, micros, scheduler, true, null);
+    Set<Integer> checkedLayers = new HashSet<>();
+    for (int r = 0; r < ranks; r++) {
+      assertClose(ref.get(0), got.get(r).get(0), "losses of rank " + r);
+      for (int l = 0; l < LAYERS; l++) {
+        if (got.get(r).get(l + 1) != null) {
+          assertClose(ref.get(l + 1), got.get(r).get(l + 1), "w" + l + " on rank " + r);
+          checkedLayers.add(l);
+        }
+      }
+    }
+    assertEquals(LAYERS, checkedLayers.size(), "every layer was trained by some stage");
+    assertTrue(ref.get(0)[STEPS - 1] < ref.get(0)[0], "the step learns");
+  }
+
+  @Test
+  void twoStagesOfTwoRanksUnder1f1bEqualStandAlone() throws Exception {
+    checkEquivalence(4, 2, 4, "1f1b");
+  }
+
+  @Test
+  void fourStagesOfOneRankUnder1f1bAndGpipeEqualStandAlone() throws Exception {
+    checkEquivalence(4, 4, 4, "1f1b");
+    checkEquivalence(4, 4, 6, "gpipe");
+  }
+
+  @Test
+  void blockOrdersAndInFlightMicroBatches() {
+    assertEquals(
+        List.of(0, 2, 4, 1, 6, 3, 5, 7), PipelineProgram.blockOrder("1f1b", 3, 4, 0), "stage 0");
+    assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), PipelineProgram.blockOrder("1f1b", 3, 4, 2));
+    for (int s = 0; s < 4; s++) {
+      assertEquals(
+          4 - s, PipelineProgram.peakInFlight(PipelineProgram.blockOrder("1f1b", 4, 8, s)));
+      assertEquals(8, PipelineProgram.peakInFlight(PipelineProgram.blockOrder("gpipe", 4, 8, s)));
+    }
+  }
+
+  @Test
+  void theTimelineRecordsTheExecutedSchedule() throws Exception {
+    List<Timeline> timelines = new ArrayList<>(java.util.Collections.nCopies(2, null));
+    List<List<float[]>> got =
+        pipelined(2, 2, 4, "1f1b", false, java.util.Collections.synchronizedList(timelines));
+    // Without pipeline_result_broadcast the first stage's loss is zeros (MindSpore's
+    // GetZeroOutputs); the last stage's is the stand-alone loss.
+    assertClose(new float[STEPS], got.get(0).get(0), "rank 0's losses");
+    assertClose(standAlone(2, 4).get(0), got.get(1).get(0), "rank 1's losses");
+    for (int r = 0; r < 2; r++) {
+      Timeline t = timelines.get(r);
+      Timeline.Step step = t.lastStep();
+      assertNotNull(step);
+      assertEquals(STEPS, t.steps());
+      assertEquals(2 - r, step.peakInFlight(), "1F1B keeps at most p - s in flight");
+      assertTrue(step.bubble() >= 0 && step.bubble() < 1, "bubble " + step.bubble());
+      JsonNode trace = new ObjectMapper().readTree(t.chromeTrace(step));
+      List<String> names = new ArrayList<>();
+      for (JsonNode e : trace.get("traceEvents")) {
+        if (e.get("ph").asText().equals("X")) {
+          names.add(e.get("name").asText());
+          assertTrue(e.get("dur").asDouble() >= 0);
+        }
+      }
+      List<String> compute = names.stream().filter(n -> n.matches("[FB]\\d")).distinct().toList();
+      assertEquals(
+          r == 0
+              ? List.of("F0", "F1", "B0", "F2", "B1", "F3", "B2", "B3")
+              : List.of("F0", "B0", "F1", "B1", "F2", "B2", "F3", "B3"),
+          compute,
+          "blocks in schedule order on rank " + r);
+      assertTrue(names.contains(r == 0 ? "send" : "recv"), names.toString());
+      assertEquals(1.0 / 5, trace.get("otherData").get("ideal_bubble").asDouble(), 1e-12);
+    }
+  }
+
+  /**
+   * With the loss's own OnesLike as the gradient seed, the first backward waits for the last
+   * forward on the last stage: 1F1B cannot run (refused at build), GPipe can.
+   */
+  @Test
+  void aScheduleTheGraphCannotFollowIsRefused() {
+    Runtime rt = new Runtime(NaiveBlas::new);
+    Traced t = trace(rt, 2, 4, false);
+    PipelineStages colours = PipelineStages.of(t.graph(), 2);
+    InJvmWorld world = new InJvmWorld(2, Duration.ofSeconds(5));
+    Communicator job = world.communicator(0);
+    SpmdPartitioner.Result part =
+        SpmdPartitioner.partition(
+            t.graph(),
+            List.of(TensorLayout.of(DeviceMatrix.of(1), new int[] {-1, -1}, ROWS * 4, WIDTH)),
+            Map.of(),
+            RulesOracle.INSTANCE,
+            SubWorldCommunicator.of(job, 0, 1),
+            1,
+            false);
+    MsException e =
+        assertThrows(
+            MsException.class,
+            () -> PipelineProgram.build(t.graph(), colours, part, job, "1f1b", false));
+    assertTrue(e.getMessage().startsWith("The pipeline schedule '1f1b' cannot run this graph"));
+    assertNotNull(PipelineProgram.build(t.graph(), colours, part, job, "gpipe", false).graph());
+    e =
+        assertThrows(
+            MsException.class,
+            () -> PipelineProgram.build(t.graph(), colours, part, job, "seq", false));
+    assertTrue(e.getMessage().contains("'seq' is not supported"), e.getMessage());
+  }
+}
