@@ -10,6 +10,7 @@ import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
+import dev.msjvm.engine.exec.OptimizerShard;
 import dev.msjvm.engine.exec.PipelineProgram;
 import dev.msjvm.engine.exec.PipelineStages;
 import dev.msjvm.engine.exec.Runtime;
@@ -80,6 +81,12 @@ public final class Host {
    * rank's stage (layouts there are over a stage's devices).
    */
   private Communicator layoutComm;
+
+  /** Variables stored as optimizer-parallel pieces of their slices (see {@link OptimizerShard}). */
+  private final Map<Variable, OptimizerShard.Piece> pieces = new WeakHashMap<>();
+
+  /** Names of the parameters the next compile may shard (trainable, parallel_optimizer True). */
+  private java.util.Set<String> shardable = java.util.Set.of();
 
   /** The timeline of the last pipelined compile, or null. */
   private Timeline lastTimeline;
@@ -479,6 +486,26 @@ public final class Host {
     SpmdPartitioner.Result result =
         SpmdPartitioner.partition(graph, layouts, placed, oracle, comm, n, allToAll);
     placed.putAll(result.variableLayouts());
+    if (Boolean.TRUE.equals(ctx.get("enable_parallel_optimizer"))) {
+      SpmdPartitioner.Result partitioned = result;
+      long thresholdKb = ((Number) ctx.get("parallel_optimizer_threshold")).longValue();
+      OptimizerShard.Result sharded =
+          OptimizerShard.apply(
+              result,
+              shardable,
+              new OptimizerShard.Config(
+                  // MindSpore: -1 means the default of 64 KB.
+                  (thresholdKb < 0 ? 64 : thresholdKb) * 1024,
+                  (int) ((Number) ctx.get("optimizer_weight_shard_size")).longValue(),
+                  Boolean.TRUE.equals(ctx.get("zero3"))),
+              comm,
+              graph.forwardNodes(),
+              colours == null
+                  ? k -> true
+                  : k -> colours.runsOn(partitioned.origin(k), job.rank() / n));
+      result = sharded.program();
+      pieces.putAll(sharded.pieces());
+    }
     if (!saveFile.isEmpty()) {
       strategySaves++;
       StrategyFile.write(
@@ -506,6 +533,26 @@ public final class Host {
               prog.graph(), result.variableLayouts(), plan, result.strategies(), new int[0]);
     }
     return result;
+  }
+
+  /**
+   * The parameters (by name) the next compile may store as optimizer-parallel pieces: MindSpore's
+   * trainable parameters whose {@code parallel_optimizer} is True.
+   */
+  public void optimizerShardable(List<String> names) {
+    shardable = java.util.Set.copyOf(names);
+  }
+
+  /**
+   * Bytes this rank stores for {@code vars} (their current tensors): after an optimizer-parallel
+   * compile the pieces, else the slices.
+   */
+  public long storedBytes(List<Variable> vars) {
+    long total = 0;
+    for (Variable v : vars) {
+      total += (long) v.current().size() * v.current().dtype().itemSize();
+    }
+    return total;
   }
 
   /**
@@ -556,6 +603,11 @@ public final class Host {
   public void wholeParameters(List<Variable> vars) {
     for (Variable v : vars) {
       TensorLayout layout = placed.get(v);
+      OptimizerShard.Piece piece = pieces.remove(v);
+      if (piece != null
+          && v.current().shape().dim(0) * piece.parts() == piece.sliceShape().dim(0)) {
+        v.set(piece.gather(layoutComm, v.current()));
+      }
       Tensor now = v.current();
       if (layout != null
           && !now.shape().equals(layout.shape())

@@ -406,7 +406,14 @@ public final class SpmdPartitioner {
             ? reduceScatter(comm, name, partial.reduce(), group.size(), result)
             : allReduce(comm, name, partial.reduce(), group.size());
     int id = local.size();
-    add(new Node(op, Attrs.EMPTY, new Ref[] {out}, 1, new Shape[] {shape}, new Shape[] {result}));
+    add(
+        new Node(
+            op,
+            Attrs.of("group", group, "reduce", partial.reduce()),
+            new Ref[] {out},
+            1,
+            new Shape[] {shape},
+            new Shape[] {result}));
     return new Out(id, 0);
   }
 
