@@ -638,6 +638,11 @@ public final class Host {
     runtime.pushLabels(Attrs.ofList(labels));
   }
 
+  /** {@link Runtime#keepForBackward}: {@code outputs} (tensors) are kept, not recomputed. */
+  public void keepForBackward(List<Object> outputs) {
+    runtime.keepForBackward(outputs.stream().map(Host::value).toList());
+  }
+
   public void popLabels() {
     runtime.popLabels();
   }

@@ -74,6 +74,30 @@ public final class Graph {
   /** Told when each node of a replay starts and ends (a pipeline's timeline), or null. */
   private volatile NodeListener listener;
 
+  /**
+   * The most bytes of intermediate values alive at once during the last replay outside a tape: a
+   * value lives from its node to its last reader (results to the end); 0 before any replay.
+   */
+  private volatile long peakBytes;
+
+  /** {@link #peakBytes}: what an allocator freeing each value after its last use would need. */
+  public long peakBytes() {
+    return peakBytes;
+  }
+
+  private static long bytes(Tensor t) {
+    return (long) t.size() * t.dtype().itemSize();
+  }
+
+  private static boolean firstOccurrence(Ref[] refs, int i) {
+    for (int j = 0; j < i; j++) {
+      if (refs[j].equals(refs[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Observes replays node by node. */
   interface NodeListener {
     /** Node {@code node} starts; {@code System.nanoTime()} is {@code now}. */
@@ -151,7 +175,88 @@ public final class Graph {
     for (int i = 0; i < out.length; i++) {
       out[i] = refs.getOrDefault(results.get(i), new Const(results.get(i)));
     }
-    return simplify(nodes, out, args.size(), firstBackward < 0 ? nodes.size() : firstBackward);
+    return recompute(
+        simplify(nodes, out, args.size(), firstBackward < 0 ? nodes.size() : firstBackward));
+  }
+
+  /**
+   * MindSpore's recomputation ({@code Cell.recompute()}, {@code Primitive.recompute()}): forward
+   * nodes carrying {@code recompute} are run again in the backward pass for the gradient operators
+   * that read them, so their forward outputs die in the forward pass instead of living until the
+   * backward. Each such node gets one copy (attribute {@code recomputed}, so no pass merges it
+   * back), placed just before its first backward reader, reading copies of its recomputed producers
+   * and the original outputs of the others (the checkpoints). Stateful operators (random ones,
+   * Loads) are not recomputed. Example: {@code relu1.recompute()} keeps the MatMul's output and
+   * recomputes the ReLU for ReluGrad and the next MatMul's weight gradient.
+   */
+  static Graph recompute(Graph g) {
+    int fwd = g.forwardNodes;
+    boolean any = false;
+    for (int n = 0; n < fwd && !any; n++) {
+      any = recomputed(g.nodes.get(n));
+    }
+    if (!any) {
+      return g;
+    }
+    List<Node> out = new ArrayList<>(g.nodes.size() + fwd);
+    int[] moved = new int[g.nodes.size()];
+    int[] copy = new int[fwd];
+    java.util.Arrays.fill(copy, -1);
+    for (int n = 0; n < g.nodes.size(); n++) {
+      Node node = g.nodes.get(n);
+      Ref[] in = node.inputs().clone();
+      for (int i = 0; i < in.length; i++) {
+        if (in[i] instanceof Out o) {
+          in[i] =
+              n >= fwd && o.node() < fwd && recomputed(g.nodes.get(o.node()))
+                  ? new Out(copyOf(g, o.node(), out, moved, copy), o.index())
+                  : new Out(moved[o.node()], o.index());
+        }
+      }
+      moved[n] = out.size();
+      out.add(node.with(in));
+    }
+    Ref[] outputs = g.outputs.clone();
+    for (int i = 0; i < outputs.length; i++) {
+      if (outputs[i] instanceof Out o) {
+        outputs[i] = new Out(moved[o.node()], o.index());
+      }
+    }
+    return new Graph(List.copyOf(out), outputs, g.arity, fwd);
+  }
+
+  private static boolean recomputed(Node node) {
+    // A Load's value is the variable's storage: nothing to free, nothing to recompute.
+    return node.attrs().bool("recompute", false)
+        && !node.op().stateful()
+        && !node.op().name().equals("Load");
+  }
+
+  /** The index in {@code out} of the backward copy of forward node {@code n}, made if needed. */
+  private static int copyOf(Graph g, int n, List<Node> out, int[] moved, int[] copy) {
+    if (copy[n] >= 0) {
+      return copy[n];
+    }
+    Node node = g.nodes.get(n);
+    Ref[] in = node.inputs().clone();
+    for (int i = 0; i < in.length; i++) {
+      if (in[i] instanceof Out o) {
+        in[i] =
+            recomputed(g.nodes.get(o.node()))
+                ? new Out(copyOf(g, o.node(), out, moved, copy), o.index())
+                : new Out(moved[o.node()], o.index());
+      }
+    }
+    copy[n] = out.size();
+    out.add(
+        new Node(
+            node.op(),
+            node.attrs().with("recomputed", true),
+            in,
+            node.outputs(),
+            node.inShapes(),
+            node.outShapes()));
+    return copy[n];
   }
 
   /**
@@ -385,6 +490,8 @@ public final class Graph {
   private List<Tensor> replay(Runtime rt, List<Tensor> args, FloatPool pool) {
     Tensor[][] values = new Tensor[nodes.size()][];
     Liveness live = new Liveness();
+    long liveBytes = 0;
+    long peak = 0;
     Set<float[]> fresh = Collections.newSetFromMap(new IdentityHashMap<>());
     try (FloatPool.Scope scope = pool == null ? null : pool.enter()) {
       NodeListener l = listener;
@@ -399,12 +506,28 @@ public final class Graph {
           l.finished(n, System.nanoTime());
         }
         values[n] = out;
+        for (int j = 0; j < out.length; j++) {
+          liveBytes += bytes(out[j]);
+          if (lastUse[n][j] < 0) {
+            liveBytes -= bytes(out[j]);
+          }
+        }
+        peak = Math.max(peak, liveBytes);
+        Ref[] refs = nodes.get(n).inputs();
+        for (int i = 0; i < refs.length; i++) {
+          if (refs[i] instanceof Out o
+              && lastUse[o.node()][o.index()] == n
+              && firstOccurrence(refs, i)) {
+            liveBytes -= bytes(values[o.node()][o.index()]);
+          }
+        }
         live.after(n, out);
         if (pool != null) {
           noteFresh(out, in, fresh);
         }
       }
     }
+    peakBytes = peak;
     List<Tensor> result = results(args, values);
     if (pool != null) {
       // What a result, an argument, a constant or a variable still holds stays out of the pool.

@@ -43,7 +43,13 @@ public final class Runtime {
   private final List<Attrs> labels = new ArrayList<>();
 
   /** The attribute names {@link #pushLabels} accepts. */
-  public static final List<String> LABEL_KEYS = List.of("pipeline_stage", "micro");
+  public static final List<String> LABEL_KEYS = List.of("pipeline_stage", "micro", "recompute");
+
+  /**
+   * The labels a gradient operator takes from the operator it differentiates (a recomputed
+   * operator's gradient is not itself recomputed).
+   */
+  private static final List<String> MIRRORED = List.of("pipeline_stage", "micro");
 
   /** How many gradient computations are running (their calls are the backward pass). */
   private int backward;
@@ -81,6 +87,18 @@ public final class Runtime {
     this.labels.add(labels);
   }
 
+  /**
+   * The recorded operators producing {@code outputs} are not recomputed after all (MindSpore's
+   * {@code Cell.recompute()} keeps a cell's outputs unless {@code output_recompute=True}).
+   */
+  public void keepForBackward(List<Tensor> outputs) {
+    for (Tape tape : tapes) {
+      for (Tensor t : outputs) {
+        tape.setAttr(t, "recompute", false);
+      }
+    }
+  }
+
   public void popLabels() {
     labels.remove(labels.size() - 1);
   }
@@ -88,7 +106,7 @@ public final class Runtime {
   /** The labels among {@code attrs} (a recorded operator's), for its gradient operators. */
   static Attrs labelsOf(Attrs attrs) {
     Attrs out = Attrs.EMPTY;
-    for (String key : LABEL_KEYS) {
+    for (String key : MIRRORED) {
       if (attrs.has(key)) {
         out = out.with(key, attrs.get(key));
       }

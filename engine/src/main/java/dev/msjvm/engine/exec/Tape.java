@@ -53,6 +53,29 @@ public final class Tape {
     return steps;
   }
 
+  /**
+   * The step that produced {@code t} (the latest one) gets attribute {@code key} = {@code value}.
+   */
+  void setAttr(Tensor t, String key, Object value) {
+    for (int i = steps.size() - 1; i >= 0; i--) {
+      Step s = steps.get(i);
+      for (Tensor o : s.outputs()) {
+        if (o == t) {
+          steps.set(
+              i,
+              new Step(
+                  s.op(),
+                  s.attrs().with(key, value),
+                  s.inputs(),
+                  s.inputValues(),
+                  s.outputs(),
+                  s.backward()));
+          return;
+        }
+      }
+    }
+  }
+
   /** Whether {@code t} was produced by a step of this tape or is one of its leaves. */
   public boolean tracks(Tensor t) {
     return produced.containsKey(t) || leaves.containsKey(t);

@@ -44,6 +44,17 @@ def _mixed_cast(value, dtype):
     return value
 
 
+def _tensors_in(value):
+    """The tensors in a construct's result (nested tuples, lists and dict values)."""
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensors_in(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _tensors_in(v)]
+    return []
+
+
 def _shard_inputs(shard_fn, args):
     """Each tensor argument through an ``Identity`` sharded with its entry of the cell's in_strategy
     (the configured op sharding propagation starts from, as MindSpore's cell-level shard)."""
@@ -156,18 +167,29 @@ class Cell:
         """``construct`` under this cell's mixed precision (``to_float``): floating-point inputs and
         the parameters it reads are cast to the cell's compute type, as MindSpore's cell casts do.
         A cell configured by ``shard`` lays its tensor inputs out by its ``in_strategy`` while a
-        parallel graph is traced; a cell with a ``pipeline_stage`` labels the operators it records."""
+        parallel graph is traced; a cell with a ``pipeline_stage`` or marked by ``recompute()`` labels the
+        operators it records."""
         shard_fn = self.__dict__.get("_shard_fn")
         if shard_fn is not None and _HOST.recording() and _graph._partitioned():  # pylint: disable=protected-access
             args = _shard_inputs(shard_fn, args)
         stage = self.__dict__.get("_pipeline_stage", -1)
-        if stage >= 0 and _HOST.recording():
+        labels = []
+        if stage >= 0:
             # Traced operators of this cell carry its stage (pipeline parallel colours the graph).
-            _HOST.pushLabels(["pipeline_stage", stage])
+            labels += ["pipeline_stage", stage]
+        if self.__dict__.get("_recompute_scope"):
+            # ... and are run again for the backward pass instead of keeping their outputs.
+            labels += ["recompute", True]
+        if labels and _HOST.recording():
+            _HOST.pushLabels(labels)
             try:
-                return self._construct_mixed(args, kwargs)
+                out = self._construct_mixed(args, kwargs)
             finally:
                 _HOST.popLabels()
+            if self.__dict__.get("_output_recompute") is False:
+                # MindSpore keeps the outputs of the cell recompute() was called on.
+                _HOST.keepForBackward([t._java for t in _tensors_in(out)])  # pylint: disable=protected-access
+            return out
         return self._construct_mixed(args, kwargs)
 
     def _construct_mixed(self, args, kwargs):
@@ -226,15 +248,52 @@ class Cell:
                 param.init_data()
         return self.parameters_dict()
 
-    def recompute(self, **kwargs):
-        """Marks every primitive of this cell (and its sub-cells) for recomputation in the backward pass."""
-        mode = kwargs.get("mode", True)
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True, context_fn=None,
+                  **kwargs):
+        """MindSpore 2.10's ``Cell.recompute``: every operator this cell (and its sub-cells) records is run
+        again in the backward pass instead of keeping its output, except the cell's own outputs unless
+        ``output_recompute``; configured once per subtree (later calls are ignored). ``use_reentrant``,
+        ``early_stop`` and ``context_fn`` shape PyNative recomputation and have no effect in a graph."""
+        del use_reentrant, early_stop, context_fn
+        for key in ("mp_comm_recompute", "parallel_optimizer_comm_recompute"):
+            if key in kwargs and not isinstance(kwargs[key], bool):
+                raise TypeError(f"The argument '{key}' must be {bool}, but got {type(kwargs[key])}.")
+        self._recompute(True, output_recompute)
+        if "mp_comm_recompute" in kwargs:
+            self._set_primitive_attr("recompute_comm_op", kwargs["mp_comm_recompute"])
+        if kwargs.get("parallel_optimizer_comm_recompute", False):
+            logger.warning("Currently, the communication operator allgathers introduced by optimizer shard "
+                           "is replaced with zero3.")
+        if "recompute_slice_activation" in kwargs:
+            self._set_primitive_attr("slice_activation", kwargs["recompute_slice_activation"])
+        for key in kwargs:
+            if key not in ("mp_comm_recompute", "parallel_optimizer_comm_recompute", "recompute_slice_activation"):
+                raise ValueError("For 'recompute', keyword '%s' is not recognized! "
+                                 "the key kwargs must be 'mp_comm_recompute', "
+                                 "'parallel_optimizer_comm_recompute', 'recompute_slice_activation'" % key)
+
+    def _recompute(self, should_add_flag=True, output_recompute=False):
+        """Marks this subtree for recomputation; the configured cell (``should_add_flag``) remembers
+        whether its outputs are recomputed too."""
+        if not isinstance(output_recompute, bool):
+            raise TypeError(f"The input value must be a bool, but got {type(output_recompute).__name__}.")
+        if self.__dict__.get("_has_config_recompute"):
+            logger.info("The recompute interface can be configured only once."
+                        " When the parent cell is configured, the child cell should not be configured")
+            return
+        object.__setattr__(self, "_has_config_recompute", True)
+        object.__setattr__(self, "_recompute_scope", True)
+        if should_add_flag:
+            object.__setattr__(self, "_output_recompute", output_recompute)
+        for cell in self.cells():
+            cell._recompute(False, True)  # pylint: disable=protected-access
+
+    def _set_primitive_attr(self, name, value):
+        """``name = value`` on every primitive of this subtree."""
         for _, cell in self.cells_and_names():
-            object.__setattr__(cell, "_recompute", mode)
-            for value in cell.__dict__.values():
-                if isinstance(value, Primitive):
-                    value.recompute(mode)
-        return self
+            for attr in cell.__dict__.values():
+                if isinstance(attr, Primitive):
+                    attr.add_prim_attr(name, value)
 
     def shard(self, in_strategy, out_strategy=None, parameter_plan=None):
         """Checks a cell-level sharding strategy as MindSpore 2.10 does and records it on the cell

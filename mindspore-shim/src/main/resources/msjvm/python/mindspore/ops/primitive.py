@@ -75,8 +75,21 @@ def _with_amp(call):
     """``call`` (a primitive class's ``__call__``) under mixed precision: a primitive marked by
     O1's white list (``_amp_cast``) or chosen by the active ``auto`` strategy gets its
     floating-point inputs cast to the compute type and, where asked, its outputs to float32. A
-    sharded primitive (``in_strategy``) also runs under ``_with_strategy``."""
+    sharded primitive (``in_strategy``) also runs under ``_with_strategy``; one marked by
+    ``recompute()`` labels the operators it records for recomputation in the backward pass."""
     def amp_call(self, *args, **kwargs):
+        if self.attrs.get("recompute") is True:
+            from mindspore._host import host  # pylint: disable=import-outside-toplevel
+            h = host()
+            if h.recording():
+                h.pushLabels(["recompute", True])
+                try:
+                    return amp_call_strategy(self, *args, **kwargs)
+                finally:
+                    h.popLabels()
+        return amp_call_strategy(self, *args, **kwargs)
+
+    def amp_call_strategy(self, *args, **kwargs):
         if "in_strategy" in self.attrs or "in_layout" in self.attrs:
             return _with_strategy(self, amp_call_inner, args, kwargs)
         return amp_call_inner(self, *args, **kwargs)
@@ -250,7 +263,7 @@ class Primitive:
 
     def recompute(self, mode=True):
         if not isinstance(mode, bool):
-            raise TypeError(f"For 'Primitive', the argument 'mode' must be bool, but got {type(mode)}.")
+            raise TypeError(f"The input value must be a bool, but got {type(mode).__name__}.")
         return self.add_prim_attr("recompute", mode)
 
     def __call__(self, *args):
