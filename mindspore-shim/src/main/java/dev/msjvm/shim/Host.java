@@ -9,6 +9,7 @@ import dev.msjvm.engine.comm.SubWorldCommunicator;
 import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
+import dev.msjvm.engine.exec.CommFusion;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.OptimizerShard;
 import dev.msjvm.engine.exec.PipelineProgram;
@@ -84,6 +85,9 @@ public final class Host {
 
   /** Variables stored as optimizer-parallel pieces of their slices (see {@link OptimizerShard}). */
   private final Map<Variable, OptimizerShard.Piece> pieces = new WeakHashMap<>();
+
+  /** The trainable parameters in order with their comm_fusion ids (see trainableParameters). */
+  private java.util.LinkedHashMap<String, Integer> fusionIds = new java.util.LinkedHashMap<>();
 
   /** Names of the parameters the next compile may shard (trainable, parallel_optimizer True). */
   private java.util.Set<String> shardable = java.util.Set.of();
@@ -516,6 +520,14 @@ public final class Host {
               strategySaves,
               !Boolean.FALSE.equals(ctx.get("stra_file_only_trainable_params"))));
     }
+    SpmdPartitioner.Result unfused = result;
+    result =
+        CommFusion.apply(
+            unfused,
+            fusionConfig(ctx),
+            fusionIds,
+            comm,
+            colours == null ? k -> 0 : k -> colours.stage(unfused.origin(k)));
     if (colours != null) {
       PipelineProgram.Result prog =
           PipelineProgram.build(
@@ -535,12 +547,42 @@ public final class Host {
     return result;
   }
 
+  /** MindSpore's fusion settings of {@code ctx} (reference §5.4). */
+  private static CommFusion.Config fusionConfig(AutoParallelContext ctx) {
+    List<Long> indices = ctx.allReduceFusionSplitIndices("hccl_world_groupsum1");
+    if (indices.isEmpty()) {
+      indices = ctx.allReduceFusionSplitIndices("nccl_world_groupsum1");
+    }
+    return new CommFusion.Config(
+        Boolean.TRUE.equals(ctx.get("enable_all_reduce_fusion")),
+        ((Number) ctx.get("fusion_threshold_mb")).longValue(),
+        String.valueOf(ctx.get("fusion_mode")),
+        indices,
+        Boolean.TRUE.equals(ctx.get("enable_all_gather_fusion")),
+        ((Number) ctx.get("allgather_fusion_threshold_mb")).longValue(),
+        Boolean.TRUE.equals(ctx.get("enable_reduce_scatter_fusion")),
+        ((Number) ctx.get("reducescatter_fusion_threshold_mb")).longValue(),
+        Boolean.TRUE.equals(ctx.get("enable_parallel_optimizer")));
+  }
+
   /**
    * The parameters (by name) the next compile may store as optimizer-parallel pieces: MindSpore's
    * trainable parameters whose {@code parallel_optimizer} is True.
    */
   public void optimizerShardable(List<String> names) {
     shardable = java.util.Set.copyOf(names);
+  }
+
+  /**
+   * The trainable parameters of the next compile in order, as alternating names and {@code
+   * Parameter.comm_fusion} ids (communication fusion's parameter order and default ids).
+   */
+  public void trainableParameters(List<Object> namesAndFusion) {
+    fusionIds = new java.util.LinkedHashMap<>();
+    for (int i = 0; i + 1 < namesAndFusion.size(); i += 2) {
+      fusionIds.put(
+          (String) namesAndFusion.get(i), ((Number) namesAndFusion.get(i + 1)).intValue());
+    }
   }
 
   /**
