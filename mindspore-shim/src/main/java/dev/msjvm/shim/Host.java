@@ -92,6 +92,9 @@ public final class Host {
   /** Names of the parameters the next compile may shard (trainable, parallel_optimizer True). */
   private java.util.Set<String> shardable = java.util.Set.of();
 
+  /** The last graph a step replayed (runGraph or sink). */
+  private Graph lastRun;
+
   /** The timeline of the last pipelined compile, or null. */
   private Timeline lastTimeline;
 
@@ -696,7 +699,16 @@ public final class Host {
 
   /** Replays {@code graph} on {@code args}. */
   public List<Tensor> runGraph(Graph graph, List<Object> args) {
+    lastRun = graph;
     return graph.run(runtime, args.stream().map(Host::value).toList());
+  }
+
+  /**
+   * Peak bytes of intermediate values alive at once in the last step this rank replayed ({@link
+   * Graph#peakBytes}), 0 before any: what the benchmarks report as activation memory.
+   */
+  public long peakBytes() {
+    return lastRun == null ? 0 : lastRun.peakBytes();
   }
 
   /**
@@ -724,6 +736,7 @@ public final class Host {
         return new SinkResult(done, last, batch);
       }
       last = graph.run(runtime, batch);
+      lastRun = graph;
       done++;
     }
     return new SinkResult(done, last, null);

@@ -12,8 +12,6 @@ import dev.msjvm.engine.backend.NaiveBlas;
 import dev.msjvm.engine.comm.Communicator;
 import dev.msjvm.engine.comm.InJvmWorld;
 import dev.msjvm.engine.comm.SubWorldCommunicator;
-import dev.msjvm.engine.ir.Shape;
-import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.rules.RulesOracle;
@@ -24,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,87 +41,21 @@ class PipelineProgramTest {
   private static final int ROWS = 4;
   private static final int STEPS = 3;
 
-  /** The traced step and its weights (restored to their initial values after the trace). */
-  private record Traced(Graph graph, List<Variable> weights) {}
-
-  private static float[] values(long seed, int n) {
-    Random r = new Random(seed);
-    float[] v = new float[n];
-    for (int i = 0; i < n; i++) {
-      v[i] = (float) (r.nextDouble() - 0.5);
-    }
-    return v;
-  }
+  private static final PipelineFixture FIXTURE = new PipelineFixture(LAYERS, WIDTH, ROWS);
 
   private static Tensor input(int micros) {
-    return Tensor.ofFloats(Shape.of(ROWS * micros, WIDTH), values(99, ROWS * micros * WIDTH));
+    return FIXTURE.input(micros);
   }
 
-  private static Traced trace(Runtime rt, int stages, int micros, boolean constantSens) {
-    List<Variable> ws = new ArrayList<>();
-    List<Tensor> init = new ArrayList<>();
-    for (int l = 0; l < LAYERS; l++) {
-      Tensor w = Tensor.ofFloats(Shape.of(WIDTH, WIDTH), values(l + 1, WIDTH * WIDTH));
-      init.add(w);
-      ws.add(new Variable("w" + l, w));
-    }
-    Tensor x = input(micros);
-    Tape tape = rt.push();
-    Tensor loss = null;
-    for (int m = 0; m < micros; m++) {
-      rt.pushLabels(Attrs.of("micro", m));
-      Tensor h = slice(rt, x, m);
-      for (int l = 0; l < LAYERS; l++) {
-        rt.pushLabels(Attrs.of("pipeline_stage", l * stages / LAYERS));
-        h = rt.apply("MatMul", Attrs.EMPTY, h, ws.get(l))[0];
-        h =
-            l < LAYERS - 1
-                ? rt.apply("ReLU", Attrs.EMPTY, h)[0]
-                : rt.apply(
-                        "ReduceSum",
-                        Attrs.of("axis", List.of(), "keep_dims", false),
-                        rt.apply("Square", Attrs.EMPTY, h)[0])[0];
-        rt.popLabels();
-      }
-      rt.popLabels();
-      loss = loss == null ? h : rt.apply("Add", Attrs.EMPTY, loss, h)[0];
-    }
-    List<Tensor> sens =
-        constantSens ? List.of(Tensor.ofFloats(Shape.of(), new float[] {1f / micros})) : null;
-    List<Tensor> grads = Autodiff.gradients(rt, tape, List.of(loss), sens, new ArrayList<>(ws));
-    Tensor lr = Tensor.ofFloats(Shape.of(), new float[] {0.05f});
-    for (int l = 0; l < LAYERS; l++) {
-      Tensor step = rt.apply("Mul", Attrs.EMPTY, grads.get(l), lr)[0];
-      Tensor next = rt.apply("Sub", Attrs.EMPTY, ws.get(l), step)[0];
-      rt.apply("Assign", Attrs.EMPTY, ws.get(l), next);
-    }
-    rt.pop(tape);
-    Graph g = Graph.compile(tape, List.of(x), List.of(loss));
-    for (int l = 0; l < LAYERS; l++) {
-      ws.get(l).set(init.get(l));
-    }
-    return new Traced(g, ws);
-  }
-
-  private static Tensor slice(Runtime rt, Tensor x, int m) {
-    return rt.apply(
-            "StridedSlice",
-            Attrs.of(
-                "begin", List.of(ROWS * m, 0),
-                "end", List.of(ROWS * m + ROWS, WIDTH),
-                "strides", List.of(1, 1),
-                "begin_mask", 0,
-                "end_mask", 0,
-                "ellipsis_mask", 0,
-                "new_axis_mask", 0,
-                "shrink_axis_mask", 0),
-            x)[0];
+  private static PipelineFixture.Traced trace(
+      Runtime rt, int stages, int micros, boolean constantSens) {
+    return FIXTURE.trace(rt, stages, micros, constantSens);
   }
 
   /** Losses of STEPS stand-alone steps, then the final weights. */
   private static List<float[]> standAlone(int stages, int micros) {
     Runtime rt = new Runtime(NaiveBlas::new);
-    Traced t = trace(rt, stages, micros, true);
+    PipelineFixture.Traced t = trace(rt, stages, micros, true);
     List<float[]> out = new ArrayList<>();
     float[] losses = new float[STEPS];
     for (int s = 0; s < STEPS; s++) {
@@ -158,7 +89,7 @@ class PipelineProgramTest {
                 () -> {
                   try {
                     Runtime rt = new Runtime(NaiveBlas::new);
-                    Traced t = trace(rt, stages, micros, true);
+                    PipelineFixture.Traced t = trace(rt, stages, micros, true);
                     Communicator job = world.communicator(rank);
                     int s = rank / per;
                     Communicator stage = SubWorldCommunicator.of(job, s * per, per);
@@ -304,7 +235,7 @@ class PipelineProgramTest {
   @Test
   void aScheduleTheGraphCannotFollowIsRefused() {
     Runtime rt = new Runtime(NaiveBlas::new);
-    Traced t = trace(rt, 2, 4, false);
+    PipelineFixture.Traced t = trace(rt, 2, 4, false);
     PipelineStages colours = PipelineStages.of(t.graph(), 2);
     InJvmWorld world = new InJvmWorld(2, Duration.ofSeconds(5));
     Communicator job = world.communicator(0);

@@ -134,14 +134,13 @@ public final class CostGraph {
     for (OpGraph.Src s : node.inputs()) {
       params.add(s != null && graph.nodes().get(s.node()).kind() == OpGraph.Kind.PARAM);
     }
+    // Pipeline labels (micro-batch, stage, recompute) do not change an operator's candidates: the
+    // micro-batches of one layer share them.
+    Map<String, Object> attrs = new java.util.TreeMap<>(node.attrs().asMap());
+    attrs.keySet().removeAll(dev.msjvm.engine.exec.Runtime.LABEL_KEYS);
     List<Object> key =
         java.util.Arrays.asList(
-            node.name(),
-            node.attrs(),
-            node.inShapes(),
-            node.outShapes(),
-            node.configured(),
-            params);
+            node.name(), attrs, node.inShapes(), node.outShapes(), node.configured(), params);
     return byCall.computeIfAbsent(key, k -> List.copyOf(candidatesOf(node)));
   }
 

@@ -1,0 +1,104 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A pipeline training step for tests and benchmarks: {@code layers} MatMul layers (ReLU between
+ * them, squared-sum loss after the last) over {@code micros} micro-batches of {@code rows} rows,
+ * layer {@code l} on stage {@code l·stages/layers}, SGD through Assign. Equal-cost stages when the
+ * layers divide evenly.
+ */
+record PipelineFixture(int layers, int width, int rows) {
+
+  /** The traced step and its weights (restored to their initial values after the trace). */
+  record Traced(Graph graph, List<Variable> weights) {}
+
+  static float[] values(long seed, int n) {
+    Random r = new Random(seed);
+    float[] v = new float[n];
+    for (int i = 0; i < n; i++) {
+      v[i] = (float) (r.nextDouble() - 0.5);
+    }
+    return v;
+  }
+
+  Tensor input(int micros) {
+    return Tensor.ofFloats(Shape.of(rows * micros, width), values(99, rows * micros * width));
+  }
+
+  /**
+   * The step traced on {@code rt}; {@code constantSens}: the gradient seed is a constant 1/micros
+   * (as MindSpore's fill), else the loss's own OnesLike.
+   */
+  Traced trace(Runtime rt, int stages, int micros, boolean constantSens) {
+    List<Variable> ws = new ArrayList<>();
+    List<Tensor> init = new ArrayList<>();
+    float scale = (float) Math.sqrt(1.0 / width);
+    for (int l = 0; l < layers; l++) {
+      float[] v = values(l + 1, width * width);
+      for (int i = 0; i < v.length; i++) {
+        v[i] *= 2 * scale;
+      }
+      Tensor w = Tensor.ofFloats(Shape.of(width, width), v);
+      init.add(w);
+      ws.add(new Variable("w" + l, w));
+    }
+    Tensor x = input(micros);
+    Tape tape = rt.push();
+    Tensor loss = null;
+    for (int m = 0; m < micros; m++) {
+      rt.pushLabels(Attrs.of("micro", m));
+      Tensor h = slice(rt, x, m);
+      for (int l = 0; l < layers; l++) {
+        rt.pushLabels(Attrs.of("pipeline_stage", l * stages / layers));
+        h = rt.apply("MatMul", Attrs.EMPTY, h, ws.get(l))[0];
+        h =
+            l < layers - 1
+                ? rt.apply("ReLU", Attrs.EMPTY, h)[0]
+                : rt.apply(
+                        "ReduceSum",
+                        Attrs.of("axis", List.of(), "keep_dims", false),
+                        rt.apply("Square", Attrs.EMPTY, h)[0])[0];
+        rt.popLabels();
+      }
+      rt.popLabels();
+      loss = loss == null ? h : rt.apply("Add", Attrs.EMPTY, loss, h)[0];
+    }
+    List<Tensor> sens =
+        constantSens ? List.of(Tensor.ofFloats(Shape.of(), new float[] {1f / micros})) : null;
+    List<Tensor> grads = Autodiff.gradients(rt, tape, List.of(loss), sens, new ArrayList<>(ws));
+    Tensor lr = Tensor.ofFloats(Shape.of(), new float[] {0.05f});
+    for (int l = 0; l < layers; l++) {
+      Tensor step = rt.apply("Mul", Attrs.EMPTY, grads.get(l), lr)[0];
+      Tensor next = rt.apply("Sub", Attrs.EMPTY, ws.get(l), step)[0];
+      rt.apply("Assign", Attrs.EMPTY, ws.get(l), next);
+    }
+    rt.pop(tape);
+    Graph g = Graph.compile(tape, List.of(x), List.of(loss));
+    for (int l = 0; l < layers; l++) {
+      ws.get(l).set(init.get(l));
+    }
+    return new Traced(g, ws);
+  }
+
+  private Tensor slice(Runtime rt, Tensor x, int m) {
+    return rt.apply(
+            "StridedSlice",
+            Attrs.of(
+                "begin", List.of(rows * m, 0),
+                "end", List.of(rows * m + rows, width),
+                "strides", List.of(1, 1),
+                "begin_mask", 0,
+                "end_mask", 0,
+                "ellipsis_mask", 0,
+                "new_axis_mask", 0,
+                "shrink_axis_mask", 0),
+            x)[0];
+  }
+}
