@@ -1,8 +1,9 @@
 # ranks: 8
 # Pipeline parallel on 8 ranks with the stages cut apart: each rank runs only its stage's operators (ranks
 # 0-3 stage 0, 4-7 stage 1 with 2 stages; two ranks per stage with 4), with Send/Recv between stages and
-# the micro-batches ordered by the 1F1B (or GPipe) schedule. MindSpore's training step for a pipeline
-# (_TrainGradAccuStepCell) applies the gradient of the summed micro-batch losses / micro_size, so each
+# the micro-batches ordered by the 1F1B (or GPipe) schedule; with pipeline_segment chunks (layers 1-2
+# chunk 0, layers 3-4 chunk 1 of the same two stages) by the interleaved 1F1B schedule. MindSpore's
+# training step for a pipeline (_TrainGradAccuStepCell) applies the gradient of the summed micro-batch losses / micro_size, so each
 # run must equal the stand-alone run of the same network whose SGD learning rate is divided by the
 # micro-batch count: the last stage's per-step losses within 1e-5 relative (earlier stages output zeros,
 # MindSpore's GetZeroOutputs; with pipeline_result_broadcast every stage gets the loss), and every
@@ -21,6 +22,8 @@ init()
 MICRO = 4
 STAGES = {"_backbone.layer1": 0, "_backbone.relu1": 0, "_backbone.layer2": 1, "_backbone.relu2": 1,
           "_backbone.layer3": 1}
+INTERLEAVED = {"_backbone.layer1": 0, "_backbone.relu1": 0, "_backbone.layer2": 1, "_backbone.relu2": 1,
+               "_backbone.layer3": 0, "_backbone.relu3": 0, "_backbone.layer4": 1}
 FOUR = {"_backbone.layer1": 0, "_backbone.relu1": 0, "_backbone.layer2": 1, "_backbone.relu2": 1,
         "_backbone.layer3": 2, "_backbone.relu3": 2, "_backbone.layer4": 3}
 
@@ -46,9 +49,11 @@ class Network(nn.Cell):
         return h if self.layers == 3 else self.layer4(self.relu3(h))
 
 
-def run(lr, micro=MICRO, stage_config=None, layers=3):
+def run(lr, micro=MICRO, stage_config=None, layers=3, segments=None):
     ms.set_seed(1)
     net = Network(layers)
+    for name, segment in (segments or {}).items():
+        getattr(net, name).pipeline_segment = segment
     wrapped = Pipeline(nn.WithLossCell(net, nn.CrossEntropyLoss()), micro, stage_config=stage_config)
     model = Model(wrapped, optimizer=nn.SGD(net.trainable_params(), lr))
     log = LossLog()
@@ -56,13 +61,14 @@ def run(lr, micro=MICRO, stage_config=None, layers=3):
     return net, wrapped, log.losses
 
 
-def check(title, stages, config, layers=3, broadcast=False):
+def check(title, stages, config, layers=3, broadcast=False, segments=None):
     """Trains with ``stages`` stages and compares with the stand-alone run ``refs[layers]``."""
     ref_net, ref = refs[layers]
-    net, wrapped, losses = run(1e-2, stage_config=config, layers=layers)
+    net, wrapped, losses = run(1e-2, stage_config=config, layers=layers, segments=segments)
     per = 8 // stages
     stage = get_rank() // per
-    last = stage == stages - 1
+    # The loss is computed by the stage of the last layer (with chunks: stage 1 of the last chunk).
+    last = stage == config["_backbone.layer%d" % layers]
     if last or broadcast:
         print(title, "steps", len(losses), "losses == stand-alone within 1e-5 relative:", losses_match(losses, ref))
     else:
@@ -93,7 +99,11 @@ check("pipeline_stages=2, gpipe:", 2, STAGES)
 ms.set_auto_parallel_context(pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"},
                              pipeline_stages=4)
 check("pipeline_stages=4, 1f1b, micro 4:", 4, FOUR, layers=4)
-ms.set_auto_parallel_context(pipeline_stages=2)
+ms.set_auto_parallel_context(pipeline_stages=2,
+                             pipeline_config={"pipeline_interleave": True, "pipeline_scheduler": "1f1b"})
+check("pipeline_stages=2, 2 chunks per stage (interleaved 1f1b):", 2, INTERLEAVED, layers=4,
+      segments={"layer1": 0, "relu1": 0, "layer2": 0, "relu2": 0, "layer3": 1, "relu3": 1, "layer4": 1})
+ms.set_auto_parallel_context(pipeline_config={"pipeline_interleave": False, "pipeline_scheduler": "1f1b"})
 
 for title, micro, config in (
         ("layer2 on stage 0 after relu1 on stage 1", MICRO,

@@ -72,6 +72,7 @@ public final class PipelineProgram {
   private final Ref[] outputs;
   private final int stages;
   private final int micro;
+  private final int chunks;
   private final String scheduler;
   private final int arity;
   private final boolean broadcastResults;
@@ -93,6 +94,7 @@ public final class PipelineProgram {
     this.outputs = part.graph().outputRefs();
     this.stages = colours.stages();
     this.micro = colours.microBatches();
+    this.chunks = colours.chunks();
     this.scheduler = scheduler;
     this.arity = part.graph().arity();
   }
@@ -210,33 +212,60 @@ public final class PipelineProgram {
     return items;
   }
 
-  /** The blocks of stage {@code u} in schedule order, as {@code micro * 2 + (backward ? 1 : 0)}. */
+  /**
+   * The blocks of stage {@code u} in schedule order, as {@code (micro·chunks + chunk)·2 + (backward
+   * ? 1 : 0)}.
+   */
   List<Integer> blockOrder(int u) {
-    return blockOrder(scheduler, stages, micro, u);
+    return blockOrder(scheduler, stages, micro, chunks, u);
   }
 
-  /** The F/B blocks of stage {@code u} of {@code p} over {@code m} micro-batches, in order. */
+  /** {@link #blockOrder(String, int, int, int, int)} without chunks. */
   static List<Integer> blockOrder(String scheduler, int p, int m, int u) {
+    return blockOrder(scheduler, p, m, 1, u);
+  }
+
+  /**
+   * The F/B blocks of stage {@code u} of {@code p} over {@code m} micro-batches and {@code v}
+   * chunks, in order. Without chunks: "gpipe" F0..F(m-1) then B0..B(m-1); "1f1b" MindSpore's
+   * warm-up of p−u forwards, then one forward and one backward. With chunks (an interleaved
+   * pipeline, Megatron's schedule, which MindSpore's InterleavedScheduler follows): the forward
+   * units go by groups of p micro-batches, chunk by chunk, the backward units the same with the
+   * chunks reversed; 1F1B warms up with (p−u−1)·2 + (v−1)·p forwards.
+   */
+  static List<Integer> blockOrder(String scheduler, int p, int m, int v, int u) {
+    List<Integer> forward = new ArrayList<>();
+    List<Integer> backward = new ArrayList<>();
+    for (int g = 0; g < m; g += p) {
+      int size = Math.min(p, m - g);
+      for (int c = 0; c < v; c++) {
+        for (int i = 0; i < size; i++) {
+          forward.add(((g + i) * v + c) * 2);
+          backward.add(((g + i) * v + (v - 1 - c)) * 2 + 1);
+        }
+      }
+    }
+    if (v == 1) {
+      // Plain pipelines: backwards in micro-batch order.
+      backward.sort(null);
+    }
     List<Integer> order = new ArrayList<>();
     if (scheduler.equals("gpipe")) {
-      for (int i = 0; i < m; i++) {
-        order.add(2 * i);
-      }
-      for (int i = 0; i < m; i++) {
-        order.add(2 * i + 1);
-      }
+      order.addAll(forward);
+      order.addAll(backward);
       return order;
     }
-    int warm = Math.min(p - u - 1, m);
+    int units = m * v;
+    int warm = Math.min(v == 1 ? p - u - 1 : (p - u - 1) * 2 + (v - 1) * p, units);
     for (int i = 0; i < warm; i++) {
-      order.add(2 * i);
+      order.add(forward.get(i));
     }
-    for (int i = 0; i < m - warm; i++) {
-      order.add(2 * (warm + i));
-      order.add(2 * i + 1);
+    for (int i = 0; i < units - warm; i++) {
+      order.add(forward.get(warm + i));
+      order.add(backward.get(i));
     }
-    for (int i = m - warm; i < m; i++) {
-      order.add(2 * i + 1);
+    for (int i = units - warm; i < units; i++) {
+      order.add(backward.get(i));
     }
     return order;
   }
@@ -245,13 +274,13 @@ public final class PipelineProgram {
   private int blockOf(int localNode) {
     int n = origins[localNode];
     int m = colours.micro(n);
-    return m < 0 ? -1 : 2 * m + (n >= forwardNodes ? 1 : 0);
+    return m < 0 ? -1 : (m * chunks + colours.chunk(n)) * 2 + (n >= forwardNodes ? 1 : 0);
   }
 
   /** The list schedule of stage {@code u}'s entries. */
   private List<Item> schedule(int u, List<Item> items) {
     int size = items.size();
-    int[] rank = new int[2 * micro];
+    int[] rank = new int[2 * micro * chunks];
     List<Integer> blocks = blockOrder(u);
     for (int i = 0; i < blocks.size(); i++) {
       rank[blocks.get(i)] = i;
@@ -449,7 +478,7 @@ public final class PipelineProgram {
           }
           int b = blockOf(it.node());
           blockOfNode[id] = b;
-          labels[id] = b < 0 ? "step" : (b % 2 == 0 ? "F" : "B") + (b / 2);
+          labels[id] = b < 0 ? "step" : blockName(b);
         }
         case SEND -> {
           Shape shape = src.outShapes()[it.index()];
@@ -513,7 +542,7 @@ public final class PipelineProgram {
             + scheduler);
     StringBuilder b = new StringBuilder("  block order:");
     for (int blk : blockOrder(s)) {
-      b.append(' ').append(blk % 2 == 0 ? "F" : "B").append(blk / 2);
+      b.append(' ').append(blockName(blk));
     }
     plan.add(b.toString());
     plan.add(
@@ -526,19 +555,44 @@ public final class PipelineProgram {
             + " Recv, "
             + bytesOut
             + " bytes sent per step), peak in-flight micro-batches "
-            + peakInFlight(blockOrder(s)));
-    Timeline timeline = new Timeline(job.rank(), s, stages, micro, scheduler, labels, blockOfNode);
+            + peakInFlight(blockOrder(s), chunks));
+    Timeline timeline =
+        new Timeline(job.rank(), s, stages, micro, chunks, scheduler, labels, blockOfNode);
     graph.listen(timeline);
     return new Result(graph, plan, timeline);
   }
 
+  /** "F3", "B0", or with chunks "F3c1". */
+  private String blockName(int block) {
+    int unit = block / 2;
+    return (block % 2 == 0 ? "F" : "B")
+        + (unit / chunks)
+        + (chunks > 1 ? "c" + (unit % chunks) : "");
+  }
+
   /** Micro-batches whose forward has started and whose backward has not finished, at most. */
   static int peakInFlight(List<Integer> blocks) {
+    return peakInFlight(blocks, 1);
+  }
+
+  /**
+   * Micro-batches between their first forward block and their last backward block, at most ({@code
+   * chunks} blocks of each direction per micro-batch).
+   */
+  static int peakInFlight(List<Integer> blocks, int chunks) {
+    java.util.Map<Integer, Integer> backwardsLeft = new java.util.HashMap<>();
     int live = 0;
     int peak = 0;
     for (int b : blocks) {
-      live += b % 2 == 0 ? 1 : -1;
-      peak = Math.max(peak, live);
+      int m = b / 2 / chunks;
+      if (b % 2 == 0) {
+        if (!backwardsLeft.containsKey(m)) {
+          backwardsLeft.put(m, chunks);
+          peak = Math.max(peak, ++live);
+        }
+      } else if (backwardsLeft.merge(m, -1, Integer::sum) == 0) {
+        live--;
+      }
     }
     return peak;
   }

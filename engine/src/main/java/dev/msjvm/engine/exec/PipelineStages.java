@@ -21,13 +21,24 @@ import java.util.TreeSet;
  */
 public final class PipelineStages {
   private final int[] stage;
+  private final int[] chunk;
+  private final int chunks;
   private final long[] floating;
   private final int[] micro;
   private final int stages;
   private final int microBatches;
 
-  private PipelineStages(int[] stage, long[] floating, int[] micro, int stages, int microBatches) {
+  private PipelineStages(
+      int[] stage,
+      int[] chunk,
+      long[] floating,
+      int[] micro,
+      int stages,
+      int microBatches,
+      int chunks) {
     this.stage = stage;
+    this.chunk = chunk;
+    this.chunks = chunks;
     this.floating = floating;
     this.micro = micro;
     this.stages = stages;
@@ -41,24 +52,30 @@ public final class PipelineStages {
       throw MsException.valueError("At most 63 pipeline stages are supported, got " + stages);
     }
     int[] stage = new int[n];
+    int[] virt = new int[n];
     long[] floating = new long[n];
     int[] micro = new int[n];
     TreeSet<Integer> forwardStages = new TreeSet<>();
     int microBatches = 0;
+    int chunks = 1;
     for (int i = 0; i < n; i++) {
       Graph.Node node = graph.nodes().get(i);
       int fromProducers = 0;
       boolean staged = false;
       for (Graph.Ref r : node.inputs()) {
         if (r instanceof Graph.Out o && floating[o.node()] == 0) {
-          fromProducers = Math.max(fromProducers, stage[o.node()]);
+          fromProducers = Math.max(fromProducers, virt[o.node()]);
           staged = true;
         }
       }
       micro[i] = node.attrs().integer("micro", -1);
       microBatches = Math.max(microBatches, micro[i] + 1);
       if (node.attrs().has("pipeline_stage")) {
-        int own = node.attrs().integer("pipeline_stage");
+        // The virtual stage: chunk (pipeline_segment) k of stage s is k·stages + s; data flows
+        // through stages 0..p-1 of chunk 0, then of chunk 1, ...
+        int segment = Math.max(0, node.attrs().integer("pipeline_segment", 0));
+        chunks = Math.max(chunks, segment + 1);
+        int own = segment * stages + node.attrs().integer("pipeline_stage");
         boolean backward = i >= graph.forwardNodes();
         if (!backward && fromProducers > own) {
           throw MsException.runtimeError(
@@ -67,13 +84,14 @@ public final class PipelineStages {
                   + " is larger than NextNode's stage:"
                   + own);
         }
-        stage[i] = own;
+        virt[i] = own;
       } else if (staged) {
-        stage[i] = fromProducers;
+        virt[i] = fromProducers;
       } else {
         floating[i] = -1; // placeholder until the consumers are known
         continue;
       }
+      stage[i] = virt[i] % stages;
       if (i < graph.forwardNodes()) {
         forwardStages.add(stage[i]);
       }
@@ -105,12 +123,26 @@ public final class PipelineStages {
     if (microBatches < stages) {
       throw MsException.runtimeError("MicroBatch num must be larger or equal than StageNum");
     }
-    return new PipelineStages(stage, floating, micro, stages, microBatches);
+    int[] chunk = new int[n];
+    for (int i = 0; i < n; i++) {
+      chunk[i] = floating[i] != 0 ? 0 : virt[i] / stages;
+    }
+    return new PipelineStages(stage, chunk, floating, micro, stages, microBatches, chunks);
   }
 
   /** The stage of node {@code node}; for a floating node the lowest stage it runs on. */
   public int stage(int node) {
     return stage[node];
+  }
+
+  /** The chunk (pipeline_segment) of {@code node} in an interleaved pipeline; 0 otherwise. */
+  public int chunk(int node) {
+    return chunk[node];
+  }
+
+  /** How many chunks each stage runs (1 without pipeline_segment). */
+  public int chunks() {
+    return chunks;
   }
 
   /** Whether {@code node} reads no stage-carrying node (it runs on every stage using it). */

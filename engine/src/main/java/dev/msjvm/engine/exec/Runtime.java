@@ -43,13 +43,15 @@ public final class Runtime {
   private final List<Attrs> labels = new ArrayList<>();
 
   /** The attribute names {@link #pushLabels} accepts. */
-  public static final List<String> LABEL_KEYS = List.of("pipeline_stage", "micro", "recompute");
+  public static final List<String> LABEL_KEYS =
+      List.of("pipeline_stage", "pipeline_segment", "micro", "recompute");
 
   /**
    * The labels a gradient operator takes from the operator it differentiates (a recomputed
    * operator's gradient is not itself recomputed).
    */
-  private static final List<String> MIRRORED = List.of("pipeline_stage", "micro");
+  private static final List<String> MIRRORED =
+      List.of("pipeline_stage", "pipeline_segment", "micro");
 
   /** How many gradient computations are running (their calls are the backward pass). */
   private int backward;

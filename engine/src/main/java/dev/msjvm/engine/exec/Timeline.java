@@ -23,6 +23,7 @@ public final class Timeline implements Graph.NodeListener {
   private final int stage;
   private final int stages;
   private final int micro;
+  private final int chunks;
   private final String scheduler;
   private final String[] labels;
   private final int[] blocks;
@@ -42,7 +43,15 @@ public final class Timeline implements Graph.NodeListener {
   }
 
   Timeline(
-      int rank, int stage, int stages, int micro, String scheduler, String[] labels, int[] blocks) {
+      int rank,
+      int stage,
+      int stages,
+      int micro,
+      int chunks,
+      String scheduler,
+      String[] labels,
+      int[] blocks) {
+    this.chunks = chunks;
     this.rank = rank;
     this.stage = stage;
     this.stages = stages;
@@ -77,9 +86,12 @@ public final class Timeline implements Graph.NodeListener {
     return steps;
   }
 
-  /** The theoretical bubble of the schedule on equal-cost stages: (p−1)/(m+p−1). */
+  /**
+   * The theoretical bubble of the schedule on equal-cost stages: (p−1)/(m+p−1), or with {@code v}
+   * chunks per stage (interleaved) (p−1)/(v·m+p−1).
+   */
   public double idealBubble() {
-    return (double) (stages - 1) / (micro + stages - 1);
+    return (double) (stages - 1) / ((long) chunks * micro + stages - 1);
   }
 
   public int stage() {
@@ -122,7 +134,10 @@ public final class Timeline implements Graph.NodeListener {
     }
   }
 
-  /** The most micro-batches between the start of their F block and the end of their B block. */
+  /**
+   * The most micro-batches between the start of their first F block and the end of their last B
+   * block.
+   */
   private int inFlight() {
     int[] firstForward = new int[micro];
     int[] lastBackward = new int[micro];
@@ -133,10 +148,11 @@ public final class Timeline implements Graph.NodeListener {
       if (b < 0) {
         continue;
       }
-      if (b % 2 == 0 && firstForward[b / 2] < 0) {
-        firstForward[b / 2] = k;
+      int m = b / 2 / chunks;
+      if (b % 2 == 0 && firstForward[m] < 0) {
+        firstForward[m] = k;
       } else if (b % 2 == 1) {
-        lastBackward[b / 2] = k;
+        lastBackward[m] = k;
       }
     }
     int live = 0;
@@ -187,6 +203,7 @@ public final class Timeline implements Graph.NodeListener {
         .put("stage", stage)
         .put("stages", stages)
         .put("micro_batches", micro)
+        .put("chunks", chunks)
         .put("scheduler", scheduler)
         .put("bubble", s.bubble())
         .put("ideal_bubble", idealBubble())

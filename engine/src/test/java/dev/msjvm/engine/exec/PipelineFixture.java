@@ -37,6 +37,15 @@ record PipelineFixture(int layers, int width, int rows) {
    * (as MindSpore's fill), else the loss's own OnesLike.
    */
   Traced trace(Runtime rt, int stages, int micros, boolean constantSens) {
+    return trace(rt, stages, micros, constantSens, 1);
+  }
+
+  /**
+   * {@link #trace(Runtime, int, int, boolean)} over {@code chunks} chunks per stage (an interleaved
+   * pipeline): layer {@code l} is on virtual stage {@code v = l·stages·chunks/layers}, i.e. stage
+   * {@code v % stages}, {@code pipeline_segment} {@code v / stages}.
+   */
+  Traced trace(Runtime rt, int stages, int micros, boolean constantSens, int chunks) {
     List<Variable> ws = new ArrayList<>();
     List<Tensor> init = new ArrayList<>();
     float scale = (float) Math.sqrt(1.0 / width);
@@ -56,7 +65,12 @@ record PipelineFixture(int layers, int width, int rows) {
       rt.pushLabels(Attrs.of("micro", m));
       Tensor h = slice(rt, x, m);
       for (int l = 0; l < layers; l++) {
-        rt.pushLabels(Attrs.of("pipeline_stage", l * stages / layers));
+        int virtual = l * stages * chunks / layers;
+        rt.pushLabels(
+            chunks == 1
+                ? Attrs.of("pipeline_stage", virtual)
+                : Attrs.of(
+                    "pipeline_stage", virtual % stages, "pipeline_segment", virtual / stages));
         h = rt.apply("MatMul", Attrs.EMPTY, h, ws.get(l))[0];
         h =
             l < layers - 1

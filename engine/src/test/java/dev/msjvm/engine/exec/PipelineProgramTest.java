@@ -54,8 +54,12 @@ class PipelineProgramTest {
 
   /** Losses of STEPS stand-alone steps, then the final weights. */
   private static List<float[]> standAlone(int stages, int micros) {
+    return standAlone(stages, micros, 1);
+  }
+
+  private static List<float[]> standAlone(int stages, int micros, int chunks) {
     Runtime rt = new Runtime(NaiveBlas::new);
-    PipelineFixture.Traced t = trace(rt, stages, micros, true);
+    PipelineFixture.Traced t = FIXTURE.trace(rt, stages, micros, true, chunks);
     List<float[]> out = new ArrayList<>();
     float[] losses = new float[STEPS];
     for (int s = 0; s < STEPS; s++) {
@@ -75,7 +79,8 @@ class PipelineProgramTest {
       int micros,
       String scheduler,
       boolean broadcast,
-      List<Timeline> timelines)
+      List<Timeline> timelines,
+      int chunks)
       throws Exception {
     InJvmWorld world = new InJvmWorld(ranks, Duration.ofSeconds(20));
     ExecutorService pool = Executors.newFixedThreadPool(ranks);
@@ -89,7 +94,7 @@ class PipelineProgramTest {
                 () -> {
                   try {
                     Runtime rt = new Runtime(NaiveBlas::new);
-                    PipelineFixture.Traced t = trace(rt, stages, micros, true);
+                    PipelineFixture.Traced t = FIXTURE.trace(rt, stages, micros, true, chunks);
                     Communicator job = world.communicator(rank);
                     int s = rank / per;
                     Communicator stage = SubWorldCommunicator.of(job, s * per, per);
@@ -120,7 +125,7 @@ class PipelineProgramTest {
                     out.add(losses);
                     for (int l = 0; l < LAYERS; l++) {
                       Variable w = t.weights().get(l);
-                      if (l * stages / LAYERS != s) {
+                      if (l * stages * chunks / LAYERS % stages != s) {
                         out.add(null);
                         continue;
                       }
@@ -153,8 +158,13 @@ class PipelineProgramTest {
 
   private static void checkEquivalence(int ranks, int stages, int micros, String scheduler)
       throws Exception {
-    List<float[]> ref = standAlone(stages, micros);
-    List<List<float[]>> got = pipelined(ranks, stages, micros, scheduler, true, null);
+    checkEquivalence(ranks, stages, micros, scheduler, 1);
+  }
+
+  private static void checkEquivalence(
+      int ranks, int stages, int micros, String scheduler, int chunks) throws Exception {
+    List<float[]> ref = standAlone(stages, micros, chunks);
+    List<List<float[]>> got = pipelined(ranks, stages, micros, scheduler, true, null, chunks);
     Set<Integer> checkedLayers = new HashSet<>();
     for (int r = 0; r < ranks; r++) {
       assertClose(ref.get(0), got.get(r).get(0), "losses of rank " + r);
@@ -180,6 +190,34 @@ class PipelineProgramTest {
     checkEquivalence(4, 4, 6, "gpipe");
   }
 
+  /**
+   * Two chunks per stage (layers 0 and 2 on stage 0, 1 and 3 on stage 1, pipeline_segment 0 then
+   * 1): the interleaved schedules train like stand-alone, on one and on two ranks per stage.
+   */
+  @Test
+  void interleavedChunksEqualStandAlone() throws Exception {
+    checkEquivalence(2, 2, 4, "1f1b", 2);
+    checkEquivalence(4, 2, 4, "1f1b", 2);
+    checkEquivalence(2, 2, 4, "gpipe", 2);
+  }
+
+  @Test
+  void interleavedBlockOrderIsMegatrons() {
+    // Block (micro m, chunk c, F/B) is (2m + c)·2 + B. Units go by groups of p = 2 micro-batches,
+    // chunk by chunk; backward chunks reversed. Stage 0 warms up with (2-0-1)*2 + (2-1)*2 = 4
+    // forwards: F0c0 F1c0 F0c1 F1c1, then F2c0 B0c1 F3c0 B1c1 F2c1 B0c0 F3c1 B1c0, then the rest.
+    assertEquals(
+        List.of(0, 4, 2, 6, 8, 3, 12, 7, 10, 1, 14, 5, 11, 15, 9, 13),
+        PipelineProgram.blockOrder("1f1b", 2, 4, 2, 0));
+    assertEquals(
+        List.of(0, 4, 2, 3, 6, 7, 8, 1, 12, 5, 10, 11, 14, 15, 9, 13),
+        PipelineProgram.blockOrder("1f1b", 2, 4, 2, 1));
+    assertEquals(
+        4, PipelineProgram.peakInFlight(PipelineProgram.blockOrder("1f1b", 2, 4, 2, 0), 2));
+    assertEquals(
+        3, PipelineProgram.peakInFlight(PipelineProgram.blockOrder("1f1b", 2, 4, 2, 1), 2));
+  }
+
   @Test
   void blockOrdersAndInFlightMicroBatches() {
     assertEquals(
@@ -196,7 +234,7 @@ class PipelineProgramTest {
   void theTimelineRecordsTheExecutedSchedule() throws Exception {
     List<Timeline> timelines = new ArrayList<>(java.util.Collections.nCopies(2, null));
     List<List<float[]>> got =
-        pipelined(2, 2, 4, "1f1b", false, java.util.Collections.synchronizedList(timelines));
+        pipelined(2, 2, 4, "1f1b", false, java.util.Collections.synchronizedList(timelines), 1);
     // Without pipeline_result_broadcast the first stage's loss is zeros (MindSpore's
     // GetZeroOutputs); the last stage's is the stand-alone loss.
     assertClose(new float[STEPS], got.get(0).get(0), "rank 0's losses");

@@ -177,6 +177,10 @@ class Cell:
         if stage >= 0:
             # Traced operators of this cell carry its stage (pipeline parallel colours the graph).
             labels += ["pipeline_stage", stage]
+        segment = self.__dict__.get("_pipeline_segment", -1)
+        if segment >= 0:
+            # ... and its chunk of an interleaved pipeline.
+            labels += ["pipeline_segment", segment]
         if self.__dict__.get("_recompute_scope"):
             # ... and are run again for the backward pass instead of keeping their outputs.
             labels += ["recompute", True]
@@ -412,6 +416,22 @@ class Cell:
             raise ValueError("For 'Cell', the property 'pipeline_stage' can not be less than 0, but got "
                              "{}".format(value))
         object.__setattr__(self, "_pipeline_stage", value)
+
+    @property
+    def pipeline_segment(self):
+        """The chunk (virtual pipeline segment) of this cell in an interleaved pipeline."""
+        return self.__dict__.get("_pipeline_segment", -1)
+
+    @pipeline_segment.setter
+    def pipeline_segment(self, value):
+        # MindSpore 2.10's messages name 'pipeline_stages' here.
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError("For 'context.set_auto_parallel_context', the argument 'pipeline_stages' "
+                            "must be int type, but got type : {}".format(type(value)))
+        if value < 0:
+            raise ValueError("For 'context.set_auto_parallel_context', the argument 'pipeline_stages' "
+                             "can not be less than 0, but got {}".format(value))
+        object.__setattr__(self, "_pipeline_segment", value)
 
     def extend_repr(self):
         return ""
