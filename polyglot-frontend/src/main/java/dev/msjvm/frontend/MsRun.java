@@ -46,24 +46,49 @@ public final class MsRun {
       Path cwd,
       InputStream in,
       PrintStream console) {
+    return launch(argv, runtime, baseEnv, cwd, in, console, r -> {}).status();
+  }
+
+  /**
+   * What a launch ended with: msrun's exit status and each rank's own (empty when the job never
+   * started: bad options).
+   */
+  public record Outcome(int status, List<Integer> rankStatus) {
+    public Outcome {
+      rankStatus = List.copyOf(rankStatus);
+    }
+  }
+
+  /**
+   * {@link #run}, handing the job's {@link RankRunner} to {@code started} before any rank starts
+   * (so another thread can {@link RankRunner#cancel} it), and returning every rank's status.
+   */
+  public static Outcome launch(
+      List<String> argv,
+      PythonRuntime runtime,
+      Map<String, String> baseEnv,
+      Path cwd,
+      InputStream in,
+      PrintStream console,
+      java.util.function.Consumer<RankRunner> started) {
     MsRunOptions opts;
     try {
       opts = MsRunOptions.parse(argv);
     } catch (MsRunOptions.UsageError e) {
       console.println(MsRunOptions.USAGE);
       console.println("msrun: error: " + e.getMessage());
-      return 2;
+      return new Outcome(2, List.of());
     }
     String invalid = opts.validate();
     if (invalid != null) {
       console.println("ValueError: " + invalid);
-      return 1;
+      return new Outcome(1, List.of());
     }
     if (opts.simLevel() != -1) {
       console.println(
           "RuntimeError: msjvm does not support msrun's dry run (--sim_level) yet; run the job"
               + " without it.");
-      return 1;
+      return new Outcome(1, List.of());
     }
     if (opts.nodeRank() != -1 && opts.nodeRank() != 0) {
       // msrun: process_entity/_api.py, start_worker_processes.
@@ -79,7 +104,7 @@ public final class MsRun {
               + " < --worker_num="
               + opts.workerNum()
               + " asks for workers on other nodes; multi-node jobs are not supported yet.");
-      return 1;
+      return new Outcome(1, List.of());
     }
     Path logDir = cwd.resolve(opts.logDir());
     Job job =
@@ -93,28 +118,29 @@ public final class MsRun {
     RankRunner.Result result;
     try {
       Files.createDirectories(logDir);
+      RankRunner runner = new RankRunner(runtime);
+      started.accept(runner);
       result =
-          new RankRunner(runtime)
-              .run(
-                  job,
-                  opts.script(),
-                  opts.scriptArgs(),
-                  cwd,
-                  in,
-                  rank -> {
-                    Path log = logDir.resolve(logName + "_" + rank.rank() + ".log");
-                    logs.put(rank.rank(), log);
-                    OutputStream tee = openLog(log, opts.tails(rank.rank()) ? console : null);
-                    synchronized (streams) {
-                      streams.add(tee);
-                    }
-                    return new RankRunner.RankIo(rankEnv(baseEnv, opts, rank), tee, tee);
-                  });
+          runner.run(
+              job,
+              opts.script(),
+              opts.scriptArgs(),
+              cwd,
+              in,
+              rank -> {
+                Path log = logDir.resolve(logName + "_" + rank.rank() + ".log");
+                logs.put(rank.rank(), log);
+                OutputStream tee = openLog(log, opts.tails(rank.rank()) ? console : null);
+                synchronized (streams) {
+                  streams.add(tee);
+                }
+                return new RankRunner.RankIo(rankEnv(baseEnv, opts, rank), tee, tee);
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return 130;
+      return new Outcome(130, List.of());
     } finally {
       for (OutputStream s : streams) {
         try {
@@ -125,7 +151,7 @@ public final class MsRun {
       }
     }
     if (result.succeeded()) {
-      return 0;
+      return new Outcome(0, result.exitStatus());
     }
     if (!opts.tails(result.firstFailedRank())) {
       showFailure(console, result.firstFailedRank(), logs.get(result.firstFailedRank()));
@@ -134,7 +160,7 @@ public final class MsRun {
         "RuntimeError: Distributed job exited with exception. Please check logs in directory: "
             + opts.logDir()
             + ".");
-    return 1;
+    return new Outcome(1, result.exitStatus());
   }
 
   /** The environment msrun gives worker {@code rank}, on top of the launcher's own. */

@@ -70,6 +70,16 @@ public final class RankRunner {
     int[] status = new int[n];
     AtomicInteger firstFailed = new AtomicInteger(-1);
     Object lock = new Object();
+    synchronized (this) {
+      if (cancelled) {
+        List<Integer> codes = new ArrayList<>(java.util.Collections.nCopies(n, 130));
+        return new Result(codes, n == 0 ? -1 : ranks.get(0).rank());
+      }
+      running = contexts;
+      runningLock = lock;
+      runningFailed = firstFailed;
+      runningJob = job;
+    }
     List<Thread> threads = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       int index = i;
@@ -124,8 +134,14 @@ public final class RankRunner {
       threads.add(t);
     }
     threads.forEach(Thread::start);
-    for (Thread t : threads) {
-      t.join();
+    try {
+      for (Thread t : threads) {
+        t.join();
+      }
+    } finally {
+      synchronized (this) {
+        running = null;
+      }
     }
     List<Integer> codes = new ArrayList<>(n);
     for (int c : status) {
@@ -133,6 +149,34 @@ public final class RankRunner {
     }
     return new Result(codes, firstFailed.get());
   }
+
+  /**
+   * Stops the job this runner is running (or will run): every rank's interpreter is cancelled, the
+   * job's collectives fail, and {@link #run} returns with the ranks' non-zero statuses. Safe from
+   * any thread.
+   */
+  public void cancel() {
+    Context[] contexts;
+    Object lock;
+    synchronized (this) {
+      cancelled = true;
+      contexts = running;
+      lock = runningLock;
+      if (contexts != null) {
+        runningFailed.compareAndSet(-1, runningJob.localRanks().get(0).rank());
+        runningJob.abort(-1, new IllegalStateException("cancelled"));
+      }
+    }
+    if (contexts != null) {
+      cancelOthers(contexts, lock, -1);
+    }
+  }
+
+  private boolean cancelled;
+  private Context[] running;
+  private Object runningLock;
+  private AtomicInteger runningFailed;
+  private Job runningJob;
 
   private static void cancelOthers(Context[] contexts, Object lock, int self) {
     List<Context> victims = new ArrayList<>();

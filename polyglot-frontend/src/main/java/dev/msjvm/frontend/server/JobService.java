@@ -1,0 +1,261 @@
+package dev.msjvm.frontend.server;
+
+import dev.msjvm.frontend.MsRun;
+import dev.msjvm.frontend.PythonRuntime;
+import dev.msjvm.frontend.RankRunner;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Runs submitted scripts as msrun jobs, a bounded number at a time, in their own directories under
+ * the data directory, with the same launcher as {@code bin/msrun} ({@link MsRun#launch}) on one
+ * shared GraalPy engine. Records survive restarts: at startup a job left QUEUED or RUNNING by a
+ * previous server is marked FAILED with the reason.
+ */
+@ApplicationScoped
+public class JobService {
+
+  /** A submission: the script's source, worker count, its arguments, files (name → base64). */
+  public record Submission(
+      String script, Integer workers, List<String> args, Map<String, String> files) {}
+
+  /** Thrown for a submission the server refuses (HTTP 400). */
+  public static final class BadRequest extends RuntimeException {
+    BadRequest(String message) {
+      super(message);
+    }
+  }
+
+  @ConfigProperty(name = "msjvm.server.data-dir", defaultValue = "msserver-data")
+  String dataDir;
+
+  @ConfigProperty(name = "msjvm.server.max-concurrent-jobs", defaultValue = "2")
+  int maxConcurrentJobs;
+
+  @ConfigProperty(name = "msjvm.server.max-workers", defaultValue = "8")
+  int maxWorkers;
+
+  private JobStore store;
+  private ExecutorService queue;
+  private volatile PythonRuntime runtime;
+  private final Map<String, JobRecord> records = new ConcurrentHashMap<>();
+  private final Map<String, RankRunner> runners = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> cancelled = new ConcurrentHashMap<>();
+  private volatile boolean stopping;
+
+  void start(@Observes StartupEvent event) {
+    store = new JobStore(Path.of(dataDir));
+    queue = Executors.newFixedThreadPool(Math.max(1, maxConcurrentJobs));
+    Instant now = Instant.now();
+    for (JobRecord r : store.loadAll()) {
+      if (!r.state().done()) {
+        r =
+            r.finished(
+                JobRecord.State.FAILED,
+                now,
+                r.ranks(),
+                "the server stopped while the job was " + r.state().name().toLowerCase());
+        store.save(r);
+      }
+      records.put(r.id(), r);
+    }
+  }
+
+  void stop(@Observes ShutdownEvent event) {
+    stopping = true;
+    runners.values().forEach(RankRunner::cancel);
+    queue.shutdownNow();
+    PythonRuntime rt = runtime;
+    if (rt != null) {
+      rt.close();
+    }
+  }
+
+  private PythonRuntime runtime() {
+    PythonRuntime rt = runtime;
+    if (rt == null) {
+      synchronized (this) {
+        rt = runtime;
+        if (rt == null) {
+          runtime = rt = PythonRuntime.create();
+        }
+      }
+    }
+    return rt;
+  }
+
+  /** Queues {@code s}; returns its record (QUEUED). */
+  public JobRecord submit(Submission s) {
+    if (s == null || s.script() == null || s.script().isBlank()) {
+      throw new BadRequest("'script' (the Python source) is required");
+    }
+    int workers = s.workers() == null ? 1 : s.workers();
+    if (workers < 1 || workers > maxWorkers) {
+      throw new BadRequest("'workers' must be between 1 and " + maxWorkers + ", got " + workers);
+    }
+    String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    Path work = store.work(id);
+    try {
+      Files.createDirectories(work.resolve("logs"));
+      Files.writeString(work.resolve("script.py"), s.script());
+      for (Map.Entry<String, String> f :
+          (s.files() == null ? Map.<String, String>of() : s.files()).entrySet()) {
+        Path target = work.resolve(f.getKey()).normalize();
+        if (!target.startsWith(work) || f.getKey().isBlank()) {
+          throw new BadRequest("file name '" + f.getKey() + "' leaves the job directory");
+        }
+        Files.createDirectories(target.getParent());
+        try {
+          Files.write(target, Base64.getDecoder().decode(f.getValue()));
+        } catch (IllegalArgumentException e) {
+          throw new BadRequest("file '" + f.getKey() + "' is not base64: " + e.getMessage());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<JobRecord.RankStatus> ranks = new ArrayList<>();
+    for (int r = 0; r < workers; r++) {
+      ranks.add(new JobRecord.RankStatus(r, null));
+    }
+    JobRecord r =
+        new JobRecord(
+            id,
+            JobRecord.State.QUEUED,
+            workers,
+            s.args() == null ? List.of() : s.args(),
+            Instant.now(),
+            null,
+            null,
+            ranks,
+            null);
+    store.save(r);
+    records.put(id, r);
+    queue.submit(() -> run(id));
+    return r;
+  }
+
+  private void run(String id) {
+    JobRecord r = records.get(id);
+    if (cancelled.containsKey(id) || r.state().done()) {
+      return;
+    }
+    r = r.running(Instant.now());
+    update(r);
+    List<String> argv = new ArrayList<>();
+    argv.add("--worker_num=" + r.workers());
+    argv.add("--local_worker_num=" + r.workers());
+    argv.add("--log_dir=logs");
+    argv.add("--join=True");
+    argv.add("script.py");
+    argv.addAll(r.args());
+    MsRun.Outcome outcome;
+    String reason = null;
+    try (OutputStream out = Files.newOutputStream(store.console(id));
+        PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8)) {
+      outcome =
+          MsRun.launch(
+              argv,
+              runtime(),
+              Map.of(),
+              store.work(id),
+              new ByteArrayInputStream(new byte[0]),
+              console,
+              runner -> {
+                runners.put(id, runner);
+                if (cancelled.containsKey(id)) {
+                  runner.cancel();
+                }
+              });
+    } catch (IOException | RuntimeException e) {
+      outcome = new MsRun.Outcome(1, List.of());
+      reason = "the launcher failed: " + e;
+    } finally {
+      runners.remove(id);
+    }
+    List<JobRecord.RankStatus> ranks = new ArrayList<>();
+    for (int k = 0; k < r.workers(); k++) {
+      ranks.add(
+          new JobRecord.RankStatus(
+              k, k < outcome.rankStatus().size() ? outcome.rankStatus().get(k) : null));
+    }
+    JobRecord.State end =
+        cancelled.containsKey(id)
+            ? JobRecord.State.CANCELLED
+            : outcome.status() == 0 ? JobRecord.State.SUCCEEDED : JobRecord.State.FAILED;
+    if (reason == null && end == JobRecord.State.FAILED) {
+      reason =
+          stopping
+              ? "the server stopped while the job was running"
+              : "msrun exited with status " + outcome.status();
+    }
+    update(
+        r.finished(
+            end, Instant.now(), ranks, end == JobRecord.State.CANCELLED ? "cancelled" : reason));
+  }
+
+  private void update(JobRecord r) {
+    store.save(r);
+    records.put(r.id(), r);
+  }
+
+  public List<JobRecord> list() {
+    return records.values().stream()
+        .sorted(java.util.Comparator.comparing(JobRecord::created).thenComparing(JobRecord::id))
+        .toList();
+  }
+
+  public Optional<JobRecord> get(String id) {
+    return Optional.ofNullable(records.get(id));
+  }
+
+  /** Cancels a queued or running job; returns its record, or empty if there is none. */
+  public Optional<JobRecord> cancel(String id) {
+    JobRecord r = records.get(id);
+    if (r == null) {
+      return Optional.empty();
+    }
+    if (r.state().done()) {
+      return Optional.of(r);
+    }
+    cancelled.put(id, true);
+    RankRunner runner = runners.get(id);
+    if (runner != null) {
+      runner.cancel();
+    } else if (r.state() == JobRecord.State.QUEUED) {
+      update(r.finished(JobRecord.State.CANCELLED, Instant.now(), r.ranks(), "cancelled"));
+    }
+    return Optional.of(records.get(id));
+  }
+
+  /** The log file of {@code rank} of job {@code id} (it may not exist yet). */
+  public Path log(String id, int rank) {
+    return store.log(id, rank);
+  }
+
+  /** The job's working directory (its artifacts). */
+  public Path work(String id) {
+    return store.work(id);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.msjvm.frontend.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Job records, scripts, logs and artifacts under the data directory: {@code jobs/<id>/job.json}
+ * (written atomically: a temporary file moved over the old one), {@code jobs/<id>/work/} (the job's
+ * working directory: its script, uploaded files, {@code logs/worker_<rank>.log} and whatever it
+ * writes) and {@code jobs/<id>/console.log} (the launcher's own output).
+ */
+final class JobStore {
+  private final Path root;
+  private final ObjectMapper json =
+      new ObjectMapper()
+          .registerModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+  JobStore(Path dataDir) {
+    this.root = dataDir.toAbsolutePath().resolve("jobs");
+    try {
+      Files.createDirectories(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  Path dir(String id) {
+    return root.resolve(id);
+  }
+
+  Path work(String id) {
+    return dir(id).resolve("work");
+  }
+
+  Path log(String id, int rank) {
+    return work(id).resolve("logs").resolve("worker_" + rank + ".log");
+  }
+
+  Path console(String id) {
+    return dir(id).resolve("console.log");
+  }
+
+  void save(JobRecord r) {
+    Path target = dir(r.id()).resolve("job.json");
+    Path tmp = dir(r.id()).resolve("job.json.tmp");
+    try {
+      Files.createDirectories(dir(r.id()));
+      json.writeValue(tmp.toFile(), r);
+      try {
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Every stored record, oldest first. */
+  List<JobRecord> loadAll() {
+    List<JobRecord> out = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(root)) {
+      for (Path d : dirs.toList()) {
+        Path f = d.resolve("job.json");
+        if (Files.isRegularFile(f)) {
+          out.add(json.readValue(f.toFile(), JobRecord.class));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    out.sort(java.util.Comparator.comparing(JobRecord::created).thenComparing(JobRecord::id));
+    return out;
+  }
+}

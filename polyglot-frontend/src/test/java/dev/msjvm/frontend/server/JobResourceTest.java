@@ -1,0 +1,202 @@
+package dev.msjvm.frontend.server;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every endpoint of the job API, with its 401/404/400 cases, on a real server and real jobs. */
+@QuarkusTest
+class JobResourceTest {
+
+  private static RequestSpecification authed() {
+    return given().header("Authorization", "Bearer test-token");
+  }
+
+  private static String submit(String script, int workers, Map<String, String> files) {
+    return authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", script, "workers", workers, "args", List.of("a1"), "files", files))
+        .when()
+        .post("/v1/jobs")
+        .then()
+        .statusCode(201)
+        .body("state", equalTo("QUEUED"))
+        .extract()
+        .path("id");
+  }
+
+  private static Map<String, Object> awaitDone(String id) throws InterruptedException {
+    long deadline = System.nanoTime() + 180_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      Map<String, Object> r =
+          authed().get("/v1/jobs/" + id).then().statusCode(200).extract().as(Map.class);
+      String state = (String) r.get("state");
+      if (state.equals("SUCCEEDED") || state.equals("FAILED") || state.equals("CANCELLED")) {
+        return r;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("job " + id + " did not finish");
+  }
+
+  @Test
+  void healthAndOpenApiNeedNoToken() {
+    given().get("/q/health").then().statusCode(200).body("status", equalTo("UP"));
+    given().get("/q/openapi").then().statusCode(200).body(containsString("/v1/jobs"));
+  }
+
+  @Test
+  void everyV1RequestNeedsTheBearerToken() {
+    given().get("/v1/jobs").then().statusCode(401).body("error", containsString("bearer token"));
+    given().header("Authorization", "Bearer wrong").get("/v1/jobs").then().statusCode(401);
+    given().header("Authorization", "test-token").get("/v1/jobs").then().statusCode(401);
+    given()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", "print(1)"))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(401);
+    given().delete("/v1/jobs/x").then().statusCode(401);
+    authed().get("/v1/jobs").then().statusCode(200);
+  }
+
+  @Test
+  void unknownJobsAre404() {
+    authed().get("/v1/jobs/nope").then().statusCode(404).body("error", containsString("nope"));
+    authed().get("/v1/jobs/nope/logs/0").then().statusCode(404);
+    authed().get("/v1/jobs/nope/artifacts").then().statusCode(404);
+    authed().delete("/v1/jobs/nope").then().statusCode(404);
+  }
+
+  @Test
+  void badSubmissionsAre400() {
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("workers", 1))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400)
+        .body("error", containsString("'script'"));
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", "print(1)", "workers", 0))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400)
+        .body("error", containsString("'workers'"));
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", "print(1)", "workers", 99))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400);
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", "print(1)", "files", Map.of("../escape.txt", "eA==")))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400)
+        .body("error", containsString("leaves the job directory"));
+    authed()
+        .contentType(ContentType.JSON)
+        .body("{not json")
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400);
+  }
+
+  @Test
+  void aTwoRankJobRunsAndItsLogsAndArtifactsAreServed() throws Exception {
+    String script =
+        String.join(
+            "\n",
+            "import sys",
+            "from mindspore.communication import init, get_rank, get_group_size",
+            "init()",
+            "print('rank', get_rank(), 'of', get_group_size(), 'args', sys.argv[1:])",
+            "print(open('data.txt').read())",
+            "with open(f'out_{get_rank()}.txt', 'w') as f:",
+            "    f.write('done')");
+    String id =
+        submit(
+            script,
+            2,
+            Map.of(
+                "data.txt",
+                Base64.getEncoder().encodeToString("hello".getBytes(StandardCharsets.UTF_8))));
+    Map<String, Object> r = awaitDone(id);
+    assertEquals("SUCCEEDED", r.get("state"), r.toString());
+    assertEquals(
+        List.of(Map.of("rank", 0, "exitCode", 0), Map.of("rank", 1, "exitCode", 0)),
+        r.get("ranks"));
+    authed()
+        .get("/v1/jobs/" + id + "/logs/1")
+        .then()
+        .statusCode(200)
+        .body(containsString("rank 1 of 2 args ['a1']"), containsString("hello"));
+    authed().get("/v1/jobs/" + id + "/logs/2").then().statusCode(404);
+    authed()
+        .get("/v1/jobs/" + id + "/artifacts")
+        .then()
+        .statusCode(200)
+        .body(
+            "$", hasItems("script.py", "data.txt", "out_0.txt", "out_1.txt", "logs/worker_0.log"));
+    String body =
+        authed()
+            .get("/v1/jobs/" + id + "/artifacts/out_1.txt")
+            .then()
+            .statusCode(200)
+            .extract()
+            .asString();
+    assertEquals("done", body);
+    authed().get("/v1/jobs/" + id + "/artifacts/../job.json").then().statusCode(404);
+    List<String> ids = authed().get("/v1/jobs").then().statusCode(200).extract().path("id");
+    assertTrue(ids.contains(id));
+    // Cancelling a finished job changes nothing.
+    authed().delete("/v1/jobs/" + id).then().statusCode(200).body("state", equalTo("SUCCEEDED"));
+  }
+
+  @Test
+  void aFailingRankFailsTheJobWithItsExitCodes() throws Exception {
+    String id =
+        submit(
+            "from mindspore.communication import init, get_rank\ninit()\n"
+                + "import sys\nif get_rank() == 1:\n    sys.exit(3)\n",
+            2,
+            Map.of());
+    Map<String, Object> r = awaitDone(id);
+    assertEquals("FAILED", r.get("state"), r.toString());
+    List<Map<String, Object>> ranks = (List<Map<String, Object>>) r.get("ranks");
+    assertEquals(3, ranks.get(1).get("exitCode"));
+    assertTrue(String.valueOf(r.get("reason")).contains("status"));
+  }
+
+  @Test
+  void aRunningJobCanBeCancelled() throws Exception {
+    String id =
+        submit(
+            "import time\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)\n",
+            1,
+            Map.of());
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (!authed().get("/v1/jobs/" + id + "/logs/0").asString().contains("started")) {
+      assertTrue(System.nanoTime() < deadline, "the job never started");
+      Thread.sleep(100);
+    }
+    authed().delete("/v1/jobs/" + id).then().statusCode(200);
+    Map<String, Object> r = awaitDone(id);
+    assertEquals("CANCELLED", r.get("state"), r.toString());
+  }
+}
