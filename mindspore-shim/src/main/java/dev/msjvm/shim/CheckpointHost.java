@@ -5,7 +5,6 @@ import dev.msjvm.engine.checkpoint.CheckpointEntry;
 import dev.msjvm.engine.checkpoint.CheckpointFile;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +18,12 @@ import java.util.List;
  */
 public final class CheckpointHost {
   private final CheckpointFile files = new CheckpointFile();
+  private final FilePolicy policy;
+
+  /** Files through {@code policy} (resolved against the interpreter's directory, checked). */
+  public CheckpointHost(FilePolicy policy) {
+    this.policy = policy;
+  }
 
   /**
    * Writes {@code values[i]} (a Tensor, a Parameter's Variable, or a String) under {@code
@@ -41,18 +46,18 @@ public final class CheckpointHost {
                     "For 'save_checkpoint', cannot save " + o.getClass().getSimpleName() + ".");
           });
     }
-    files.write(Path.of(path), entries, crc);
+    files.write(policy.write(path), entries, crc);
   }
 
   /** Whether the file at {@code path} ends with a CRC trailer. */
   public boolean hasCrc(String path) {
-    return CheckpointFile.hasCrc(Path.of(path));
+    return CheckpointFile.hasCrc(policy.read(path));
   }
 
   /** The (name, Tensor or String) pairs of {@code path}, in file order; checks a CRC if asked. */
   public List<List<Object>> load(String path, boolean crcCheck) {
     List<List<Object>> out = new ArrayList<>();
-    for (CheckpointEntry e : files.read(Path.of(path), crcCheck)) {
+    for (CheckpointEntry e : files.read(policy.read(path), crcCheck)) {
       Object value =
           switch (e) {
             case CheckpointEntry.OfTensor t -> t.tensor();

@@ -7,7 +7,6 @@ import dev.msjvm.engine.data.PipelineError;
 import dev.msjvm.engine.data.SampleOrder;
 import dev.msjvm.engine.data.Transform;
 import dev.msjvm.engine.tensor.Tensor;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -19,9 +18,16 @@ import java.util.List;
  * "train"), order, [[rescale], []], 32, false)} iterates one epoch in batches of 32.
  */
 public final class DataHost {
+  private final FilePolicy policy;
+
+  /** Files through {@code policy} (resolved against the interpreter's directory, checked). */
+  public DataHost(FilePolicy policy) {
+    this.policy = policy;
+  }
+
   /** The samples of the MNIST idx files of {@code usage} under {@code dir}. */
   public MnistData mnist(String dir, String usage) {
-    return MnistData.read(Path.of(dir), usage);
+    return MnistData.read(policy.read(dir), usage);
   }
 
   /** The {@code k}-th sample of {@code order} in {@code data}, as [image, label]. */

@@ -38,6 +38,7 @@ import dev.msjvm.engine.tensor.Reductions;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.TensorFormat;
 import dev.msjvm.engine.tensor.Variable;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -103,10 +104,18 @@ public final class Host {
   private long randomStreams;
 
   public Host(Session session, DeviceProbe devices, Supplier<Blas> blas) {
+    this(session, devices, blas, FilePolicy.unrestricted(Path.of("")));
+  }
+
+  /** A host whose file accesses go through {@code files} (a server job's sandbox). */
+  public Host(Session session, DeviceProbe devices, Supplier<Blas> blas, FilePolicy files) {
     this.session = Objects.requireNonNull(session);
     this.devices = Objects.requireNonNull(devices);
     this.runtime = new Runtime(Objects.requireNonNull(blas));
+    this.files = Objects.requireNonNull(files);
   }
+
+  private final FilePolicy files;
 
   public Session session() {
     return session;
@@ -127,12 +136,12 @@ public final class Host {
 
   /** The {@code .ckpt} reader/writer for {@code mindspore.train.serialization}. */
   public CheckpointHost checkpoints() {
-    return new CheckpointHost();
+    return new CheckpointHost(files);
   }
 
   /** The Java side of {@code mindspore.dataset}: idx files, samplers, transforms, batching. */
   public DataHost datasets() {
-    return new DataHost();
+    return new DataHost(files);
   }
 
   /** Whether hardware for a MindSpore {@code device_target} ("CPU", "GPU", "Ascend") is present. */
@@ -458,9 +467,7 @@ public final class Host {
     lastSearch = null;
     PipelineStages colours = stages > 1 ? PipelineStages.of(graph, stages) : null;
     if (!loadFile.isEmpty()) {
-      graph =
-          StrategyCheckpointPass.applyLoaded(
-              graph, StrategyFile.read(java.nio.file.Path.of(loadFile)));
+      graph = StrategyCheckpointPass.applyLoaded(graph, StrategyFile.read(files.read(loadFile)));
     }
     if ("auto_parallel".equals(ctx.parallelMode()) && SEARCHED.contains(ctx.searchMode())) {
       Map<String, List<Integer>> plan = new java.util.HashMap<>();
@@ -480,11 +487,10 @@ public final class Host {
               n,
               plan,
               propagation && !opLoadFile.isEmpty()
-                  ? StrategyFile.readOperators(java.nio.file.Path.of(opLoadFile))
+                  ? StrategyFile.readOperators(files.read(opLoadFile))
                   : null);
       if (propagation && !opSaveFile.isEmpty()) {
-        StrategyFile.writeOperators(
-            java.nio.file.Path.of(opSaveFile), searched.operatorStrategies());
+        StrategyFile.writeOperators(files.write(opSaveFile), searched.operatorStrategies());
       }
       graph = searched.graph();
       searched.paramLayouts().forEach(placed::putIfAbsent);
@@ -516,7 +522,7 @@ public final class Host {
     if (!saveFile.isEmpty()) {
       strategySaves++;
       StrategyFile.write(
-          java.nio.file.Path.of(saveFile),
+          files.write(saveFile),
           StrategyCheckpointPass.toSave(
               graph,
               result,
@@ -608,7 +614,7 @@ public final class Host {
     if (lastTimeline == null) {
       return false;
     }
-    lastTimeline.writeTo(java.nio.file.Path.of(path));
+    lastTimeline.writeTo(files.write(path));
     return true;
   }
 
@@ -807,6 +813,9 @@ public final class Host {
 
   /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */
   public String pythonTypeOf(Object t) {
+    if (t instanceof SecurityException) {
+      return "PermissionError"; // a sandboxed job's file access outside its directory
+    }
     return t instanceof MsException e ? e.pythonType() : null;
   }
 

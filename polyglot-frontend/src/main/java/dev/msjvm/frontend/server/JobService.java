@@ -56,6 +56,16 @@ public class JobService {
   @ConfigProperty(name = "msjvm.server.max-workers", defaultValue = "8")
   int maxWorkers;
 
+  /** A folder of shared datasets jobs may read (and not write); empty for none. */
+  @ConfigProperty(name = "msjvm.server.datasets-dir")
+  Optional<String> datasetsDir;
+
+  private List<Path> readOnly() {
+    return datasetsDir == null || datasetsDir.isEmpty()
+        ? List.of()
+        : List.of(Path.of(datasetsDir.get()));
+  }
+
   private JobStore store;
   private ExecutorService queue;
   private volatile PythonRuntime runtime;
@@ -182,6 +192,7 @@ public class JobService {
               store.work(id),
               new ByteArrayInputStream(new byte[0]),
               console,
+              new PythonRuntime.Sandbox(store.work(id), readOnly()),
               runner -> {
                 runners.put(id, runner);
                 if (cancelled.containsKey(id)) {

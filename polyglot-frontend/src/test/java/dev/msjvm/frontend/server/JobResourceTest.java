@@ -183,6 +183,49 @@ class JobResourceTest {
     assertTrue(String.valueOf(r.get("reason")).contains("status"));
   }
 
+  /** What a sandboxed job may not do fails the job, with the reason in its log. */
+  @Test
+  void sandboxEscapesFailTheJob() throws Exception {
+    Map<String, String> attempts =
+        Map.of(
+            "read /etc/hostname", "print(open('/etc/hostname').read())",
+            "write outside", "open('/tmp/msjvm-escape.txt', 'w').write('x')",
+            "list /", "import os\nprint(os.listdir('/'))",
+            "spawn a process", "import subprocess\nsubprocess.run(['true'])",
+            "open a socket", "import socket\ns = socket.create_connection(('127.0.0.1', 9))\n",
+            "save a checkpoint outside",
+                "import mindspore as ms\nfrom mindspore import nn\n"
+                    + "ms.save_checkpoint(nn.Dense(2, 2), '/tmp/msjvm-escape.ckpt')\n",
+            "read a dataset outside",
+                "import mindspore.dataset as ds\nprint(ds.MnistDataset('/etc').get_dataset_size())\n");
+    for (Map.Entry<String, String> a : attempts.entrySet()) {
+      String id = submit(a.getValue(), 1, Map.of());
+      Map<String, Object> r = awaitDone(id);
+      assertEquals("FAILED", r.get("state"), a.getKey() + ": " + r);
+    }
+    assertTrue(!java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/msjvm-escape.txt")));
+    assertTrue(!java.nio.file.Files.exists(java.nio.file.Path.of("/tmp/msjvm-escape.ckpt")));
+    // Inside its directory the same calls work, relative paths resolved against it.
+    String ok =
+        submitAndWait(
+            "import mindspore as ms\nfrom mindspore import nn\n"
+                + "ms.save_checkpoint(nn.Dense(2, 2), 'model.ckpt')\n"
+                + "print(sorted(ms.load_checkpoint('model.ckpt')))\n");
+    assertEquals("SUCCEEDED", authed().get("/v1/jobs/" + ok).then().extract().path("state"));
+    authed().get("/v1/jobs/" + ok + "/artifacts").then().body("$", hasItems("model.ckpt"));
+    String log =
+        authed()
+            .get("/v1/jobs/" + submitAndWait("open('/etc/hostname').read()") + "/logs/0")
+            .asString();
+    assertTrue(log.contains("PermissionError"), log);
+  }
+
+  private static String submitAndWait(String script) throws InterruptedException {
+    String id = submit(script, 1, Map.of());
+    awaitDone(id);
+    return id;
+  }
+
   @Test
   void aRunningJobCanBeCancelled() throws Exception {
     String id =
