@@ -134,6 +134,44 @@ check "msrun shows the failing rank's traceback" grep -q "^RuntimeError: rank fi
 check "msrun rejects local_worker_num > worker_num" grep -q "^ValueError: Total worker number is 2, but got exceeded local worker number: 4.$" "$work/vconsole"
 check "... with exit status 1" test "$rc" = 1
 
+# bin/msserver: starts, answers /q/health, refuses a request without the token, runs a 2-rank job.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$repo/bin/msserver" --port "$port" --data-dir "$work/srv" --token launcher-token >"$work/srv.log" 2>&1 &
+srv=$!
+check "msserver answers /q/health, 401 without the token, runs a 2-rank job to SUCCEEDED" python3 - "$port" <<'PY'
+import json, sys, time, urllib.request, urllib.error
+base = f"http://127.0.0.1:{sys.argv[1]}"
+deadline = time.time() + 240
+while True:
+    try:
+        if json.load(urllib.request.urlopen(base + "/q/health"))["status"] == "UP":
+            break
+    except (urllib.error.URLError, ConnectionError, ValueError):
+        pass
+    if time.time() > deadline:
+        sys.exit("no health")
+    time.sleep(0.5)
+try:
+    urllib.request.urlopen(base + "/v1/jobs")
+    sys.exit("no 401")
+except urllib.error.HTTPError as e:
+    assert e.code == 401, e.code
+auth = {"Authorization": "Bearer launcher-token", "Content-Type": "application/json"}
+script = "from mindspore.communication import init, get_rank\ninit()\nprint('hello', get_rank())\n"
+req = urllib.request.Request(base + "/v1/jobs", json.dumps({"script": script, "workers": 2}).encode(), auth)
+job = json.load(urllib.request.urlopen(req))
+while True:
+    r = json.load(urllib.request.urlopen(urllib.request.Request(base + "/v1/jobs/" + job["id"], headers=auth)))
+    if r["state"] in ("SUCCEEDED", "FAILED", "CANCELLED"):
+        break
+    if time.time() > deadline:
+        sys.exit("job did not finish")
+    time.sleep(0.3)
+log = urllib.request.urlopen(urllib.request.Request(base + f"/v1/jobs/{job['id']}/logs/1", headers=auth)).read()
+sys.exit(0 if r["state"] == "SUCCEEDED" and b"hello 1" in log else f"{r} {log!r}")
+PY
+kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+
 # The JDK finder refuses a JDK older than 21 with a clear message.
 old=$(ls -d /usr/lib/jvm/java-17-openjdk-* 2>/dev/null | head -1)
 if [ -n "$old" ]; then

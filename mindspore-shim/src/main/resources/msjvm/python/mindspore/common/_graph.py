@@ -9,6 +9,7 @@ MindSpore user would expect from PYNATIVE. Graphs are kept per cell and signatur
 the training flag, or a Parameter/sub-cell set on any cell since the trace all trace again).
 """
 import contextlib
+import os
 from mindspore._host import host
 
 _EAGER = object()  # cache entry of a signature whose trace read a value
@@ -208,6 +209,9 @@ def _compile_partitioned(cell, args, key, cache):
                        op_load, op_save)
     local = plan.graph().java
     _save_plan(cell, plan)
+    if os.environ.get("MSJVM_PLAN_ONLY"):
+        # The job server's POST /v1/plan: the plan report is written, nothing is trained.
+        raise SystemExit(0)
     cache[key] = (local, template)
     _set_layouts(cell, plan)
     inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
@@ -218,7 +222,6 @@ def _compile_partitioned(cell, args, key, cache):
 def _strategy_files():
     """The strategy checkpoint files to load and save (``strategy_ckpt_load_file``/``_save_file`` or
     ``strategy_ckpt_config``), as absolute paths ("" for none)."""
-    import os  # pylint: disable=import-outside-toplevel
     from mindspore import context  # pylint: disable=import-outside-toplevel
     config = context.get_auto_parallel_context("strategy_ckpt_config")
     return tuple(os.path.abspath(config[k]) if config[k] else "" for k in ("load_file", "save_file"))
@@ -242,7 +245,6 @@ def _save_plan(cell, plan):
     ``pipeline_timeline_<Cell>_<k>.json`` (the Chrome trace of the rank's latest step, rewritten after
     each); after an auto_parallel search also ``strategy_search_<Cell>_<k>.json``/``.txt`` (per op the
     chosen strategy, its cost breakdown and the best rejected strategy with its cost delta)."""
-    import os  # pylint: disable=import-outside-toplevel
     from mindspore import context  # pylint: disable=import-outside-toplevel
     from mindspore.communication.management import get_rank  # pylint: disable=import-outside-toplevel
     if not context.get_context("save_graphs") and not os.environ.get("MS_DEV_SAVE_GRAPHS"):

@@ -54,21 +54,60 @@ public class JobResource {
     return jobs.cancel(id).orElseThrow(() -> new NotFoundException("no job " + id));
   }
 
-  /** The log of one rank so far, as text. */
+  /**
+   * The log of one rank so far, as text; with {@code follow=true} the response streams what the
+   * rank writes until the job ends.
+   */
   @GET
   @Path("/{id}/logs/{rank}")
   @Produces(MediaType.TEXT_PLAIN)
-  public String log(@PathParam("id") String id, @PathParam("rank") int rank) {
+  public Response log(
+      @PathParam("id") String id,
+      @PathParam("rank") int rank,
+      @jakarta.ws.rs.QueryParam("follow") boolean follow) {
     JobRecord r = get(id);
     if (rank < 0 || rank >= r.workers()) {
       throw new NotFoundException("job " + id + " has no rank " + rank);
     }
     java.nio.file.Path log = jobs.log(id, rank);
-    try {
-      return Files.exists(log) ? Files.readString(log) : "";
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    if (!follow) {
+      try {
+        return Response.ok(Files.exists(log) ? Files.readString(log) : "").build();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
+    jakarta.ws.rs.core.StreamingOutput stream =
+        out -> {
+          long at = 0;
+          byte[] buf = new byte[8192];
+          while (true) {
+            boolean done = jobs.get(id).map(j -> j.state().done()).orElse(true);
+            if (Files.exists(log)) {
+              try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(log)) {
+                ch.position(at);
+                java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(buf);
+                int n;
+                while ((n = ch.read(bb)) > 0) {
+                  out.write(buf, 0, n);
+                  at += n;
+                  bb.clear();
+                }
+              }
+              out.flush();
+            }
+            if (done) {
+              return;
+            }
+            try {
+              Thread.sleep(100);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return;
+            }
+          }
+        };
+    return Response.ok(stream).build();
   }
 
   /** The files the job's directory holds (relative paths), its script and logs included. */

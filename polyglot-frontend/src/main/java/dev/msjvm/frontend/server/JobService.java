@@ -38,7 +38,11 @@ public class JobService {
 
   /** A submission: the script's source, worker count, its arguments, files (name → base64). */
   public record Submission(
-      String script, Integer workers, List<String> args, Map<String, String> files) {}
+      String script,
+      Integer workers,
+      List<String> args,
+      Map<String, String> files,
+      Integer timeoutSeconds) {}
 
   /** Thrown for a submission the server refuses (HTTP 400). */
   public static final class BadRequest extends RuntimeException {
@@ -56,6 +60,10 @@ public class JobService {
   @ConfigProperty(name = "msjvm.server.max-workers", defaultValue = "8")
   int maxWorkers;
 
+  /** The longest a job may run (its own timeoutSeconds may only be shorter). */
+  @ConfigProperty(name = "msjvm.server.max-wall-seconds", defaultValue = "3600")
+  int maxWallSeconds;
+
   /** A folder of shared datasets jobs may read (and not write); empty for none. */
   @ConfigProperty(name = "msjvm.server.datasets-dir")
   Optional<String> datasetsDir;
@@ -72,11 +80,16 @@ public class JobService {
   private final Map<String, JobRecord> records = new ConcurrentHashMap<>();
   private final Map<String, RankRunner> runners = new ConcurrentHashMap<>();
   private final Map<String, Boolean> cancelled = new ConcurrentHashMap<>();
+  private final Map<String, Integer> timedOut = new ConcurrentHashMap<>();
+  private final Map<String, Integer> limits = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, String>> environments = new ConcurrentHashMap<>();
+  private java.util.concurrent.ScheduledExecutorService timer;
   private volatile boolean stopping;
 
   void start(@Observes StartupEvent event) {
     store = new JobStore(Path.of(dataDir));
     queue = Executors.newFixedThreadPool(Math.max(1, maxConcurrentJobs));
+    timer = Executors.newSingleThreadScheduledExecutor();
     Instant now = Instant.now();
     for (JobRecord r : store.loadAll()) {
       if (!r.state().done()) {
@@ -96,6 +109,7 @@ public class JobService {
     stopping = true;
     runners.values().forEach(RankRunner::cancel);
     queue.shutdownNow();
+    timer.shutdownNow();
     PythonRuntime rt = runtime;
     if (rt != null) {
       rt.close();
@@ -117,6 +131,36 @@ public class JobService {
 
   /** Queues {@code s}; returns its record (QUEUED). */
   public JobRecord submit(Submission s) {
+    return submit(s, Map.of());
+  }
+
+  /**
+   * Runs {@code s} as a plan-only job (the traced step is partitioned and its plan report written,
+   * nothing is trained: {@code MSJVM_PLAN_ONLY}) and waits for it; returns its record and each
+   * rank's plan report files (name → text).
+   */
+  public Map<String, Object> plan(Submission s) throws InterruptedException {
+    JobRecord r = submit(s, Map.of("MSJVM_PLAN_ONLY", "1", "MS_DEV_SAVE_GRAPHS", "1"));
+    while (!records.get(r.id()).state().done()) {
+      Thread.sleep(50);
+    }
+    r = records.get(r.id());
+    Map<String, String> reports = new java.util.TreeMap<>();
+    Path work = store.work(r.id());
+    try (java.util.stream.Stream<Path> files = Files.walk(work)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        String name = work.relativize(f).toString();
+        if (name.startsWith("rank_")) {
+          reports.put(name, Files.readString(f));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Map.of("id", r.id(), "state", r.state(), "ranks", r.ranks(), "reports", reports);
+  }
+
+  private JobRecord submit(Submission s, Map<String, String> env) {
     if (s == null || s.script() == null || s.script().isBlank()) {
       throw new BadRequest("'script' (the Python source) is required");
     }
@@ -124,7 +168,14 @@ public class JobService {
     if (workers < 1 || workers > maxWorkers) {
       throw new BadRequest("'workers' must be between 1 and " + maxWorkers + ", got " + workers);
     }
+    int limit = s.timeoutSeconds() == null ? maxWallSeconds : s.timeoutSeconds();
+    if (limit < 1 || limit > maxWallSeconds) {
+      throw new BadRequest(
+          "'timeoutSeconds' must be between 1 and " + maxWallSeconds + ", got " + limit);
+    }
     String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    limits.put(id, limit);
+    environments.put(id, env);
     Path work = store.work(id);
     try {
       Files.createDirectories(work.resolve("logs"));
@@ -188,7 +239,7 @@ public class JobService {
           MsRun.launch(
               argv,
               runtime(),
-              Map.of(),
+              environments.getOrDefault(id, Map.of()),
               store.work(id),
               new ByteArrayInputStream(new byte[0]),
               console,
@@ -198,6 +249,16 @@ public class JobService {
                 if (cancelled.containsKey(id)) {
                   runner.cancel();
                 }
+                int limit = limits.getOrDefault(id, maxWallSeconds);
+                timer.schedule(
+                    () -> {
+                      if (runners.get(id) == runner) {
+                        timedOut.put(id, limit);
+                        runner.cancel();
+                      }
+                    },
+                    limit,
+                    java.util.concurrent.TimeUnit.SECONDS);
               });
     } catch (IOException | RuntimeException e) {
       outcome = new MsRun.Outcome(1, List.of());
@@ -215,6 +276,10 @@ public class JobService {
         cancelled.containsKey(id)
             ? JobRecord.State.CANCELLED
             : outcome.status() == 0 ? JobRecord.State.SUCCEEDED : JobRecord.State.FAILED;
+    if (timedOut.containsKey(id)) {
+      end = JobRecord.State.FAILED;
+      reason = "the job exceeded its wall-time limit of " + timedOut.get(id) + " s";
+    }
     if (reason == null && end == JobRecord.State.FAILED) {
       reason =
           stopping

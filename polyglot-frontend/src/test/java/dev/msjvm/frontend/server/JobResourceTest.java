@@ -227,6 +227,99 @@ class JobResourceTest {
   }
 
   @Test
+  void followStreamsALogUntilTheJobEnds() {
+    String id =
+        submit(
+            "import time\nfor k in range(3):\n    print('line', k, flush=True)\n    time.sleep(0.3)\n",
+            1,
+            Map.of());
+    String body =
+        authed()
+            .get("/v1/jobs/" + id + "/logs/0?follow=true")
+            .then()
+            .statusCode(200)
+            .extract()
+            .asString();
+    assertTrue(body.contains("line 0") && body.contains("line 2"), body);
+    String state = authed().get("/v1/jobs/" + id).then().extract().path("state");
+    assertEquals("SUCCEEDED", state, "the stream ends when the job does");
+  }
+
+  @Test
+  void aJobPastItsWallTimeLimitFails() throws Exception {
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", "print(1)", "timeoutSeconds", 0))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400)
+        .body("error", containsString("'timeoutSeconds'"));
+    String id =
+        authed()
+            .contentType(ContentType.JSON)
+            .body(
+                Map.of(
+                    "script",
+                    "import time\nwhile True:\n    time.sleep(0.05)\n",
+                    "timeoutSeconds",
+                    2))
+            .post("/v1/jobs")
+            .then()
+            .statusCode(201)
+            .extract()
+            .path("id");
+    Map<String, Object> r = awaitDone(id);
+    assertEquals("FAILED", r.get("state"), r.toString());
+    assertEquals("the job exceeded its wall-time limit of 2 s", r.get("reason"));
+  }
+
+  @Test
+  void planReturnsEachRanksPlanWithoutTraining() {
+    String script =
+        String.join(
+            "\n",
+            "import mindspore as ms",
+            "from mindspore import nn, ops",
+            "from mindspore.communication import init",
+            "ms.set_context(mode=ms.GRAPH_MODE)",
+            "init()",
+            "ms.set_auto_parallel_context(parallel_mode='semi_auto_parallel')",
+            "net = nn.Dense(8, 4)",
+            "net.matmul.shard(((2, 1), (1, 1)))",
+            "print(net(ops.ones((4, 8), ms.float32)))",
+            "print('trained')");
+    given()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", script))
+        .post("/v1/plan")
+        .then()
+        .statusCode(401);
+    Map<String, Object> plan =
+        authed()
+            .contentType(ContentType.JSON)
+            .body(Map.of("script", script, "workers", 2))
+            .post("/v1/plan")
+            .then()
+            .statusCode(200)
+            .extract()
+            .as(Map.class);
+    assertEquals("SUCCEEDED", plan.get("state"), plan.toString());
+    Map<String, String> reports = (Map<String, String>) plan.get("reports");
+    assertTrue(
+        reports.keySet().stream().anyMatch(k -> k.startsWith("rank_1/parallel_plan_")),
+        reports.keySet().toString());
+    String rank0 =
+        reports.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("rank_0/parallel_plan_"))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    assertTrue(rank0.contains("MatMul") && rank0.contains("strategy"), rank0);
+    String log = authed().get("/v1/jobs/" + plan.get("id") + "/logs/0").asString();
+    assertTrue(!log.contains("trained"), "plan-only stops before the step runs: " + log);
+  }
+
+  @Test
   void aRunningJobCanBeCancelled() throws Exception {
     String id =
         submit(
