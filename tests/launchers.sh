@@ -171,6 +171,8 @@ log = urllib.request.urlopen(urllib.request.Request(base + f"/v1/jobs/{job['id']
 sys.exit(0 if r["state"] == "SUCCEEDED" and b"hello 1" in log else f"{r} {log!r}")
 PY
 kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+# The bounded load test: 50 one-rank jobs from 8 concurrent clients, none lost (table printed).
+check "msserver load: 50 jobs from 8 concurrent clients all SUCCEEDED" "$repo/bench/server/run.sh" 50 8 2
 
 # The JDK finder refuses a JDK older than 21 with a clear message.
 old=$(ls -d /usr/lib/jvm/java-17-openjdk-* 2>/dev/null | head -1)
