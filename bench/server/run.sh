@@ -9,7 +9,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 "$repo/bin/msserver" --port "$port" --data-dir "$work/data" --token bench \
   --max-concurrent-jobs "${3:-2}" >"$work/server.log" 2>&1 &
 srv=$!
-trap 'kill $srv 2>/dev/null; wait $srv 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $srv 2>/dev/null; wait $srv 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 240); do
   python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1])" "http://127.0.0.1:$port/q/health" >/dev/null 2>&1 && break
   sleep 0.5

@@ -260,7 +260,7 @@ public class JobService {
                     limit,
                     java.util.concurrent.TimeUnit.SECONDS);
               });
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
       outcome = new MsRun.Outcome(1, List.of());
       reason = "the launcher failed: " + e;
     } finally {
@@ -289,6 +289,10 @@ public class JobService {
     update(
         r.finished(
             end, Instant.now(), ranks, end == JobRecord.State.CANCELLED ? "cancelled" : reason));
+    limits.remove(id);
+    environments.remove(id);
+    timedOut.remove(id);
+    cancelled.remove(id);
   }
 
   private void update(JobRecord r) {
