@@ -138,7 +138,7 @@ check "... with exit status 1" test "$rc" = 1
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$repo/bin/msserver" --port "$port" --data-dir "$work/srv" --token launcher-token >"$work/srv.log" 2>&1 &
 srv=$!
-check "msserver answers /q/health, 401 without the token, runs a 2-rank job to SUCCEEDED" python3 - "$port" <<'PY'
+check "msserver answers /q/health, 401 without the token, runs a 2-rank job in its JVM and one in a child JVM" python3 - "$port" <<'PY'
 import json, sys, time, urllib.request, urllib.error
 base = f"http://127.0.0.1:{sys.argv[1]}"
 deadline = time.time() + 240
@@ -158,17 +158,19 @@ except urllib.error.HTTPError as e:
     assert e.code == 401, e.code
 auth = {"Authorization": "Bearer launcher-token", "Content-Type": "application/json"}
 script = "from mindspore.communication import init, get_rank\ninit()\nprint('hello', get_rank())\n"
-req = urllib.request.Request(base + "/v1/jobs", json.dumps({"script": script, "workers": 2}).encode(), auth)
-job = json.load(urllib.request.urlopen(req))
-while True:
-    r = json.load(urllib.request.urlopen(urllib.request.Request(base + "/v1/jobs/" + job["id"], headers=auth)))
-    if r["state"] in ("SUCCEEDED", "FAILED", "CANCELLED"):
-        break
-    if time.time() > deadline:
-        sys.exit("job did not finish")
-    time.sleep(0.3)
-log = urllib.request.urlopen(urllib.request.Request(base + f"/v1/jobs/{job['id']}/logs/1", headers=auth)).read()
-sys.exit(0 if r["state"] == "SUCCEEDED" and b"hello 1" in log else f"{r} {log!r}")
+for body in ({"script": script, "workers": 2}, {"script": script, "workers": 2, "memoryMb": 512}):
+    req = urllib.request.Request(base + "/v1/jobs", json.dumps(body).encode(), auth)
+    job = json.load(urllib.request.urlopen(req))
+    while True:
+        r = json.load(urllib.request.urlopen(urllib.request.Request(base + "/v1/jobs/" + job["id"], headers=auth)))
+        if r["state"] in ("SUCCEEDED", "FAILED", "CANCELLED"):
+            break
+        if time.time() > deadline:
+            sys.exit("job did not finish")
+        time.sleep(0.3)
+    log = urllib.request.urlopen(urllib.request.Request(base + f"/v1/jobs/{job['id']}/logs/1", headers=auth)).read()
+    if r["state"] != "SUCCEEDED" or b"hello 1" not in log:
+        sys.exit(f"{body.keys()} {r} {log!r}")
 PY
 kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 # The bounded load test: 50 one-rank jobs from 8 concurrent clients, none lost (table printed).

@@ -31,11 +31,46 @@ public final class MsRun {
   private MsRun() {}
 
   public static void main(String[] argv) {
-    int code;
-    try (PythonRuntime runtime = PythonRuntime.create()) {
-      code = run(List.of(argv), runtime, System.getenv(), Path.of(""), System.in, System.out);
+    // A job server's child process (a job with its own heap) asks for its sandbox and where to
+    // leave each rank's status through the environment.
+    String sandboxDir = System.getenv("MSJVM_SANDBOX_DIR");
+    PythonRuntime.Sandbox sandbox = null;
+    if (sandboxDir != null && !sandboxDir.isEmpty()) {
+      List<Path> readOnly = new ArrayList<>();
+      String ro = System.getenv().getOrDefault("MSJVM_SANDBOX_READONLY", "");
+      for (String p : ro.split(java.io.File.pathSeparator)) {
+        if (!p.isEmpty()) {
+          readOnly.add(Path.of(p));
+        }
+      }
+      sandbox = new PythonRuntime.Sandbox(Path.of(sandboxDir), readOnly);
     }
-    System.exit(code);
+    Outcome outcome;
+    try (PythonRuntime runtime = PythonRuntime.create()) {
+      outcome =
+          launch(
+              List.of(argv),
+              runtime,
+              System.getenv(),
+              Path.of(""),
+              System.in,
+              System.out,
+              sandbox,
+              r -> {});
+    }
+    String statusFile = System.getenv("MSJVM_RANK_STATUS_FILE");
+    if (statusFile != null && !statusFile.isEmpty()) {
+      try {
+        Files.writeString(
+            Path.of(statusFile),
+            outcome.rankStatus().stream()
+                .map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(",")));
+      } catch (IOException e) {
+        System.err.println("msrun: could not write " + statusFile + ": " + e);
+      }
+    }
+    System.exit(outcome.status());
   }
 
   /** Runs msrun with {@code argv}; returns the exit status. Console output goes to {@code out}. */

@@ -42,7 +42,8 @@ public class JobService {
       Integer workers,
       List<String> args,
       Map<String, String> files,
-      Integer timeoutSeconds) {}
+      Integer timeoutSeconds,
+      Integer memoryMb) {}
 
   /** Thrown for a submission the server refuses (HTTP 400). */
   public static final class BadRequest extends RuntimeException {
@@ -59,6 +60,17 @@ public class JobService {
 
   @ConfigProperty(name = "msjvm.server.max-workers", defaultValue = "8")
   int maxWorkers;
+
+  /**
+   * The largest heap a job in its own process may ask for ({@code memoryMb}); with {@code
+   * isolation=process} every job runs in its own process with this heap unless it asks for less.
+   */
+  @ConfigProperty(name = "msjvm.server.max-memory-mb", defaultValue = "4096")
+  int maxMemoryMb;
+
+  /** "thread" (default: jobs share the server's JVM unless they ask for memoryMb) or "process". */
+  @ConfigProperty(name = "msjvm.server.isolation", defaultValue = "thread")
+  String isolation;
 
   /** The longest a job may run (its own timeoutSeconds may only be shorter). */
   @ConfigProperty(name = "msjvm.server.max-wall-seconds", defaultValue = "3600")
@@ -83,6 +95,8 @@ public class JobService {
   private final Map<String, Integer> timedOut = new ConcurrentHashMap<>();
   private final Map<String, Integer> limits = new ConcurrentHashMap<>();
   private final Map<String, Map<String, String>> environments = new ConcurrentHashMap<>();
+  private final Map<String, Integer> heaps = new ConcurrentHashMap<>();
+  private final Map<String, Process> processes = new ConcurrentHashMap<>();
   private java.util.concurrent.ScheduledExecutorService timer;
   private volatile boolean stopping;
 
@@ -108,6 +122,7 @@ public class JobService {
   void stop(@Observes ShutdownEvent event) {
     stopping = true;
     runners.values().forEach(RankRunner::cancel);
+    processes.values().forEach(JobService::kill);
     queue.shutdownNow();
     timer.shutdownNow();
     PythonRuntime rt = runtime;
@@ -173,8 +188,18 @@ public class JobService {
       throw new BadRequest(
           "'timeoutSeconds' must be between 1 and " + maxWallSeconds + ", got " + limit);
     }
+    Integer heap = s.memoryMb();
+    if (heap == null && isolation.equals("process")) {
+      heap = maxMemoryMb;
+    }
+    if (heap != null && (heap < 64 || heap > maxMemoryMb)) {
+      throw new BadRequest("'memoryMb' must be between 64 and " + maxMemoryMb + ", got " + heap);
+    }
     String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     limits.put(id, limit);
+    if (heap != null) {
+      heaps.put(id, heap);
+    }
     environments.put(id, env);
     Path work = store.work(id);
     try {
@@ -233,33 +258,9 @@ public class JobService {
     argv.addAll(r.args());
     MsRun.Outcome outcome;
     String reason = null;
-    try (OutputStream out = Files.newOutputStream(store.console(id));
-        PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8)) {
-      outcome =
-          MsRun.launch(
-              argv,
-              runtime(),
-              environments.getOrDefault(id, Map.of()),
-              store.work(id),
-              new ByteArrayInputStream(new byte[0]),
-              console,
-              new PythonRuntime.Sandbox(store.work(id), readOnly()),
-              runner -> {
-                runners.put(id, runner);
-                if (cancelled.containsKey(id)) {
-                  runner.cancel();
-                }
-                int limit = limits.getOrDefault(id, maxWallSeconds);
-                timer.schedule(
-                    () -> {
-                      if (runners.get(id) == runner) {
-                        timedOut.put(id, limit);
-                        runner.cancel();
-                      }
-                    },
-                    limit,
-                    java.util.concurrent.TimeUnit.SECONDS);
-              });
+    try {
+      Integer heap = heaps.get(id);
+      outcome = heap != null ? runInProcess(id, argv, heap) : runInThreads(id, argv);
     } catch (IOException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
       outcome = new MsRun.Outcome(1, List.of());
       reason = "the launcher failed: " + e;
@@ -290,9 +291,139 @@ public class JobService {
         r.finished(
             end, Instant.now(), ranks, end == JobRecord.State.CANCELLED ? "cancelled" : reason));
     limits.remove(id);
+    heaps.remove(id);
     environments.remove(id);
     timedOut.remove(id);
     cancelled.remove(id);
+  }
+
+  /** Runs job {@code id} on rank threads of this JVM, sandboxed, on the shared engine. */
+  private MsRun.Outcome runInThreads(String id, List<String> argv) throws IOException {
+    try (OutputStream out = Files.newOutputStream(store.console(id));
+        PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8)) {
+      return MsRun.launch(
+          argv,
+          runtime(),
+          environments.getOrDefault(id, Map.of()),
+          store.work(id),
+          new ByteArrayInputStream(new byte[0]),
+          console,
+          new PythonRuntime.Sandbox(store.work(id), readOnly()),
+          runner -> {
+            runners.put(id, runner);
+            if (cancelled.containsKey(id)) {
+              runner.cancel();
+            }
+            int limit = limits.getOrDefault(id, maxWallSeconds);
+            timer.schedule(
+                () -> {
+                  if (runners.get(id) == runner) {
+                    timedOut.put(id, limit);
+                    runner.cancel();
+                  }
+                },
+                limit,
+                java.util.concurrent.TimeUnit.SECONDS);
+          });
+    }
+  }
+
+  /**
+   * Runs job {@code id} in a child JVM with a {@code heapMb} heap (the same launcher, {@link
+   * MsRun#main}, sandboxed through the environment): a job that runs out of memory fails alone.
+   */
+  private MsRun.Outcome runInProcess(String id, List<String> argv, int heapMb) {
+    Path statusFile = store.dir(id).resolve("ranks.txt");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(
+        List.of(
+            "-Xmx" + heapMb + "m",
+            "-Xss8m",
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "-Dpolyglot.engine.WarnInterpreterOnly=false",
+            "-cp",
+            launcherClasspath(),
+            MsRun.class.getName()));
+    cmd.addAll(argv);
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(store.work(id).toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(store.console(id).toFile());
+    Map<String, String> env = pb.environment();
+    env.keySet().removeIf(k -> k.startsWith("MSJVM_SERVER") || k.startsWith("QUARKUS"));
+    env.putAll(environments.getOrDefault(id, Map.of()));
+    env.put("MSJVM_SANDBOX_DIR", store.work(id).toString());
+    env.put(
+        "MSJVM_SANDBOX_READONLY",
+        String.join(java.io.File.pathSeparator, readOnly().stream().map(Path::toString).toList()));
+    env.put("MSJVM_RANK_STATUS_FILE", statusFile.toString());
+    try {
+      Process p = pb.start();
+      processes.put(id, p);
+      if (cancelled.containsKey(id)) {
+        kill(p);
+      }
+      int limit = limits.getOrDefault(id, maxWallSeconds);
+      timer.schedule(
+          () -> {
+            if (processes.get(id) == p && p.isAlive()) {
+              timedOut.put(id, limit);
+              kill(p);
+            }
+          },
+          limit,
+          java.util.concurrent.TimeUnit.SECONDS);
+      int code = p.waitFor();
+      List<Integer> ranks = new ArrayList<>();
+      if (Files.exists(statusFile)) {
+        for (String c : Files.readString(statusFile).split(",")) {
+          if (!c.isBlank()) {
+            ranks.add(Integer.parseInt(c.trim()));
+          }
+        }
+      }
+      return new MsRun.Outcome(code, ranks);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new MsRun.Outcome(130, List.of());
+    } finally {
+      processes.remove(id);
+    }
+  }
+
+  private static void kill(Process p) {
+    p.descendants().forEach(ProcessHandle::destroyForcibly);
+    p.destroyForcibly();
+  }
+
+  /**
+   * The classpath a child launcher needs: this JVM's, or under the packaged server
+   * (quarkus-run.jar) its application and library jars.
+   */
+  private static String launcherClasspath() {
+    String cp = System.getProperty("java.class.path");
+    if (cp.endsWith("quarkus-run.jar")) {
+      Path app = Path.of(cp).toAbsolutePath().getParent();
+      List<String> jars = new ArrayList<>();
+      // Quarkus keeps the parent-first jars (GraalVM polyglot and Truffle among them) in lib/boot.
+      for (String dir : List.of("app", "lib/boot", "lib/main")) {
+        try (java.util.stream.Stream<Path> files = Files.list(app.resolve(dir))) {
+          files
+              .filter(f -> f.toString().endsWith(".jar"))
+              .sorted()
+              .forEach(f -> jars.add(f.toString()));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return String.join(java.io.File.pathSeparator, jars);
+    }
+    return cp;
   }
 
   private void update(JobRecord r) {
@@ -321,8 +452,11 @@ public class JobService {
     }
     cancelled.put(id, true);
     RankRunner runner = runners.get(id);
+    Process process = processes.get(id);
     if (runner != null) {
       runner.cancel();
+    } else if (process != null) {
+      kill(process);
     } else if (r.state() == JobRecord.State.QUEUED) {
       update(r.finished(JobRecord.State.CANCELLED, Instant.now(), r.ranks(), "cancelled"));
     }

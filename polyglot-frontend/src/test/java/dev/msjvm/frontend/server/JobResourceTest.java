@@ -319,6 +319,62 @@ class JobResourceTest {
     assertTrue(!log.contains("trained"), "plan-only stops before the step runs: " + log);
   }
 
+  /**
+   * A job with {@code memoryMb} runs in its own JVM with that heap: one that allocates past it
+   * fails alone while another job (in the server's JVM) succeeds; a modest one succeeds with its
+   * ranks' exit codes, sandboxed like the others.
+   */
+  @Test
+  void aJobOverItsMemoryLimitFailsAlone() throws Exception {
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", "print(1)", "memoryMb", 1))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400)
+        .body("error", containsString("'memoryMb'"));
+    String hog =
+        authed()
+            .contentType(ContentType.JSON)
+            .body(
+                Map.of(
+                    "script",
+                    "chunks = []\nwhile True:\n    chunks.append(bytearray(8 * 1024 * 1024))\n",
+                    "memoryMb",
+                    256))
+            .post("/v1/jobs")
+            .then()
+            .statusCode(201)
+            .extract()
+            .path("id");
+    String fine = submit("print('unharmed')", 1, Map.of());
+    String own =
+        authed()
+            .contentType(ContentType.JSON)
+            .body(
+                Map.of(
+                    "script",
+                    "from mindspore.communication import init, get_rank\ninit()\n"
+                        + "print('own process', get_rank())\nopen('/etc/hostname')\n",
+                    "workers",
+                    2,
+                    "memoryMb",
+                    512))
+            .post("/v1/jobs")
+            .then()
+            .statusCode(201)
+            .extract()
+            .path("id");
+    assertEquals("FAILED", awaitDone(hog).get("state"));
+    assertEquals("SUCCEEDED", awaitDone(fine).get("state"));
+    Map<String, Object> r = awaitDone(own);
+    assertEquals("FAILED", r.get("state"), "the sandbox holds in a child process too: " + r);
+    String log = authed().get("/v1/jobs/" + own + "/logs/1").asString();
+    assertTrue(log.contains("own process 1") && log.contains("PermissionError"), log);
+    List<Map<String, Object>> ranks = (List<Map<String, Object>>) r.get("ranks");
+    assertEquals(1, ranks.get(0).get("exitCode"), r.toString());
+  }
+
   @Test
   void aRunningJobCanBeCancelled() throws Exception {
     String id =
