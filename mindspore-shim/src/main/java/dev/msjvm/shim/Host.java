@@ -575,23 +575,21 @@ public final class Host {
   }
 
   /**
-   * The parameters (by name) the next compile may store as optimizer-parallel pieces: MindSpore's
-   * trainable parameters whose {@code parallel_optimizer} is True.
+   * The trainable parameters of the next compile in order, as triples of name, {@code
+   * Parameter.parallel_optimizer} and {@code Parameter.comm_fusion}: which ones optimizer parallel
+   * may store as pieces, and communication fusion's parameter order and default ids.
    */
-  public void optimizerShardable(List<String> names) {
-    shardable = java.util.Set.copyOf(names);
-  }
-
-  /**
-   * The trainable parameters of the next compile in order, as alternating names and {@code
-   * Parameter.comm_fusion} ids (communication fusion's parameter order and default ids).
-   */
-  public void trainableParameters(List<Object> namesAndFusion) {
+  public void trainableParameters(List<Object> nameShardableFusion) {
     fusionIds = new java.util.LinkedHashMap<>();
-    for (int i = 0; i + 1 < namesAndFusion.size(); i += 2) {
-      fusionIds.put(
-          (String) namesAndFusion.get(i), ((Number) namesAndFusion.get(i + 1)).intValue());
+    java.util.Set<String> mayShard = new java.util.HashSet<>();
+    for (int i = 0; i + 2 < nameShardableFusion.size(); i += 3) {
+      String name = (String) nameShardableFusion.get(i);
+      if (Boolean.TRUE.equals(nameShardableFusion.get(i + 1))) {
+        mayShard.add(name);
+      }
+      fusionIds.put(name, ((Number) nameShardableFusion.get(i + 2)).intValue());
     }
+    shardable = java.util.Set.copyOf(mayShard);
   }
 
   /**

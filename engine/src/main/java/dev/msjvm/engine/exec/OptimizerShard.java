@@ -244,7 +244,13 @@ public final class OptimizerShard {
     private final int forwardNodes;
     private final List<Node> out = new ArrayList<>();
     private final List<Integer> outOrigins = new ArrayList<>();
-    private final int[][] moved;
+
+    /** Where each original node's value is now (its emitted node or its gather). */
+    private final int[] moved;
+
+    /** For each emitted node, the original node it is (-1 for a node the rewrite added). */
+    private final List<Integer> sources = new ArrayList<>();
+
     private final Map<Variable, Ref> gathered = new IdentityHashMap<>();
     private final Map<Variable, Boolean> gatheredInBackward = new IdentityHashMap<>();
     private final int[] consumers;
@@ -269,7 +275,7 @@ public final class OptimizerShard {
       this.zero3 = zero3;
       this.comm = comm;
       this.forwardNodes = forwardNodes;
-      this.moved = new int[nodes.size()][];
+      this.moved = new int[nodes.size()];
       this.consumers = new int[nodes.size()];
       for (Node n : nodes) {
         for (Ref r : n.inputs()) {
@@ -286,12 +292,17 @@ public final class OptimizerShard {
     }
 
     private Ref map(Ref r) {
-      return r instanceof Out o ? new Out(moved[o.node()][0], o.index()) : r;
+      return r instanceof Out o ? new Out(moved[o.node()], o.index()) : r;
     }
 
     private int emit(Node node, int origin) {
+      return emit(node, origin, -1);
+    }
+
+    private int emit(Node node, int origin, int source) {
       out.add(node);
       outOrigins.add(origin);
+      sources.add(source);
       return out.size() - 1;
     }
 
@@ -318,7 +329,7 @@ public final class OptimizerShard {
         if (loadOfSharded) {
           // The Load itself becomes the gather: later reads of this value are unchanged.
           Variable v = ((Var) node.inputs()[0]).variable();
-          moved[k] = new int[] {gather(v, origin, backward)};
+          moved[k] = gather(v, origin, backward);
           continue;
         }
         for (int i = 0; i < in.length; i++) {
@@ -346,10 +357,11 @@ public final class OptimizerShard {
           }
           gathered.remove(updated);
         }
-        int id =
+        moved[k] =
             emit(
-                new Node(node.op(), node.attrs(), in, node.outputs(), inShapes, outShapes), origin);
-        moved[k] = new int[] {id};
+                new Node(node.op(), node.attrs(), in, node.outputs(), inShapes, outShapes),
+                origin,
+                k);
       }
       Ref[] outs = new Ref[outputs.length];
       for (int i = 0; i < outs.length; i++) {
@@ -406,7 +418,7 @@ public final class OptimizerShard {
           return new Out(done, o.index());
         }
         Node producer = out.get(o.node());
-        int original = indexOf(o.node());
+        int original = sources.get(o.node());
         if (producer.op().name().equals("AllReduce")
             && producer.attrs().has("group")
             && producer.attrs().ints("group").equals(p.group())
@@ -449,16 +461,6 @@ public final class OptimizerShard {
         sliced.put(o.node(), id);
       }
       return new Out(id, 0);
-    }
-
-    /** The original node now at {@code position} of the output list, or -1. */
-    private int indexOf(int position) {
-      for (int k = 0; k < moved.length; k++) {
-        if (moved[k] != null && moved[k][0] == position) {
-          return k;
-        }
-      }
-      return -1;
     }
   }
 }

@@ -1,20 +1,10 @@
 package dev.msjvm.engine.exec;
 
 import dev.msjvm.engine.backend.NaiveBlas;
-import dev.msjvm.engine.comm.Communicator;
-import dev.msjvm.engine.comm.InJvmWorld;
-import dev.msjvm.engine.comm.SubWorldCommunicator;
-import dev.msjvm.engine.parallel.DeviceMatrix;
-import dev.msjvm.engine.parallel.TensorLayout;
-import dev.msjvm.engine.parallel.rules.RulesOracle;
+import dev.msjvm.engine.comm.InJvmRanks;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Measured pipeline bubble on equal-cost stages against (p−1)/(m+p−1): p ranks (one per stage, one
@@ -60,60 +50,31 @@ public final class PipelineBench {
     int warmup = 3;
     int measured = 12;
     PipelineFixture fixture = new PipelineFixture(stages * layersPerStage, width, rows);
-    InJvmWorld world = new InJvmWorld(stages, Duration.ofSeconds(120));
-    ExecutorService pool = Executors.newFixedThreadPool(stages);
     double[][] bubbles = new double[stages][measured];
     long[][] stepNanos = new long[stages][measured];
     int[] peak = new int[stages];
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (int r = 0; r < stages; r++) {
-        int rank = r;
-        futures.add(
-            pool.submit(
-                () -> {
-                  Runtime rt = new Runtime(NaiveBlas::new);
-                  PipelineFixture.Traced t = fixture.trace(rt, stages, micros, true);
-                  Communicator job = world.communicator(rank);
-                  Communicator stage = SubWorldCommunicator.of(job, rank, 1);
-                  SpmdPartitioner.Result part =
-                      SpmdPartitioner.partition(
-                          t.graph(),
-                          List.of(
-                              TensorLayout.of(
-                                  DeviceMatrix.of(1), new int[] {-1, -1}, rows * micros, width)),
-                          Map.of(),
-                          RulesOracle.INSTANCE,
-                          stage,
-                          1,
-                          false);
-                  PipelineProgram.Result prog =
-                      PipelineProgram.build(
-                          t.graph(),
-                          PipelineStages.of(t.graph(), stages),
-                          part,
-                          job,
-                          scheduler,
-                          false);
-                  var x = List.of(fixture.input(micros));
-                  for (int k = 0; k < warmup + measured; k++) {
-                    long t0 = System.nanoTime();
-                    prog.graph().run(rt, x);
-                    if (k >= warmup) {
-                      stepNanos[rank][k - warmup] = System.nanoTime() - t0;
-                      bubbles[rank][k - warmup] = prog.timeline().lastStep().bubble();
-                    }
-                  }
-                  peak[rank] = prog.timeline().lastStep().peakInFlight();
-                  return null;
-                }));
-      }
-      for (Future<?> f : futures) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    InJvmRanks.run(
+        stages,
+        Duration.ofSeconds(120),
+        Duration.ofHours(1),
+        (rank, job) -> {
+          Runtime rt = new Runtime(NaiveBlas::new);
+          PipelineFixture.Built b =
+              fixture.build(
+                  fixture.trace(rt, stages, micros, true), job, stages, micros, scheduler, false);
+          PipelineProgram.Result prog = b.program();
+          var x = List.of(fixture.input(micros));
+          for (int k = 0; k < warmup + measured; k++) {
+            long t0 = System.nanoTime();
+            prog.graph().run(rt, x);
+            if (k >= warmup) {
+              stepNanos[rank][k - warmup] = System.nanoTime() - t0;
+              bubbles[rank][k - warmup] = prog.timeline().lastStep().bubble();
+            }
+          }
+          peak[rank] = prog.timeline().lastStep().peakInFlight();
+          return null;
+        });
     double[] perStep = new double[measured];
     double[] wall = new double[measured];
     for (int k = 0; k < measured; k++) {

@@ -19,6 +19,46 @@ record PipelineFixture(int layers, int width, int rows) {
   /** The traced step and its weights (restored to their initial values after the trace). */
   record Traced(Graph graph, List<Variable> weights) {}
 
+  /** One rank's stage communicator, partitioned step and pipeline program. */
+  record Built(
+      dev.msjvm.engine.comm.Communicator stage,
+      SpmdPartitioner.Result partitioned,
+      PipelineProgram.Result program) {}
+
+  /**
+   * {@code job}'s rank of the pipelined step {@code t}: the step partitioned over its stage's ranks
+   * (whole inputs), then cut into its stage's program.
+   */
+  Built build(
+      Traced t,
+      dev.msjvm.engine.comm.Communicator job,
+      int stages,
+      int micros,
+      String scheduler,
+      boolean broadcast) {
+    int per = job.size() / stages;
+    dev.msjvm.engine.comm.Communicator stage =
+        dev.msjvm.engine.comm.SubWorldCommunicator.of(job, job.rank() / per * per, per);
+    SpmdPartitioner.Result part =
+        SpmdPartitioner.partition(
+            t.graph(),
+            List.of(
+                dev.msjvm.engine.parallel.TensorLayout.of(
+                    dev.msjvm.engine.parallel.DeviceMatrix.of(per),
+                    new int[] {-1, -1},
+                    rows * micros,
+                    width)),
+            java.util.Map.of(),
+            dev.msjvm.engine.parallel.rules.RulesOracle.INSTANCE,
+            stage,
+            per,
+            false);
+    PipelineProgram.Result prog =
+        PipelineProgram.build(
+            t.graph(), PipelineStages.of(t.graph(), stages), part, job, scheduler, broadcast);
+    return new Built(stage, part, prog);
+  }
+
   static float[] values(long seed, int n) {
     Random r = new Random(seed);
     float[] v = new float[n];

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.NaiveBlas;
 import dev.msjvm.engine.comm.Communicator;
+import dev.msjvm.engine.comm.InJvmRanks;
 import dev.msjvm.engine.comm.InJvmWorld;
 import dev.msjvm.engine.comm.SubWorldCommunicator;
 import dev.msjvm.engine.parallel.DeviceMatrix;
@@ -23,10 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,71 +79,37 @@ class PipelineProgramTest {
       List<Timeline> timelines,
       int chunks)
       throws Exception {
-    InJvmWorld world = new InJvmWorld(ranks, Duration.ofSeconds(20));
-    ExecutorService pool = Executors.newFixedThreadPool(ranks);
     int per = ranks / stages;
-    try {
-      List<Future<List<float[]>>> futures = new ArrayList<>();
-      for (int r = 0; r < ranks; r++) {
-        int rank = r;
-        futures.add(
-            pool.submit(
-                () -> {
-                  try {
-                    Runtime rt = new Runtime(NaiveBlas::new);
-                    PipelineFixture.Traced t = FIXTURE.trace(rt, stages, micros, true, chunks);
-                    Communicator job = world.communicator(rank);
-                    int s = rank / per;
-                    Communicator stage = SubWorldCommunicator.of(job, s * per, per);
-                    PipelineStages colours = PipelineStages.of(t.graph(), stages);
-                    TensorLayout whole =
-                        TensorLayout.of(
-                            DeviceMatrix.of(per), new int[] {-1, -1}, ROWS * micros, WIDTH);
-                    SpmdPartitioner.Result part =
-                        SpmdPartitioner.partition(
-                            t.graph(),
-                            List.of(whole),
-                            Map.of(),
-                            RulesOracle.INSTANCE,
-                            stage,
-                            per,
-                            false);
-                    PipelineProgram.Result prog =
-                        PipelineProgram.build(t.graph(), colours, part, job, scheduler, broadcast);
-                    if (timelines != null) {
-                      timelines.set(rank, prog.timeline());
-                    }
-                    float[] losses = new float[STEPS];
-                    for (int k = 0; k < STEPS; k++) {
-                      losses[k] =
-                          (float) prog.graph().run(rt, List.of(input(micros))).get(0).getDouble(0);
-                    }
-                    List<float[]> out = new ArrayList<>();
-                    out.add(losses);
-                    for (int l = 0; l < LAYERS; l++) {
-                      Variable w = t.weights().get(l);
-                      if (l * stages * chunks / LAYERS % stages != s) {
-                        out.add(null);
-                        continue;
-                      }
-                      TensorLayout layout = part.variableLayouts().get(w);
-                      out.add(SpmdPartitioner.gatherWhole(stage, w.current(), layout).floats());
-                    }
-                    return out;
-                  } catch (RuntimeException | Error e) {
-                    world.abort(rank, e);
-                    throw e;
-                  }
-                }));
-      }
-      List<List<float[]>> all = new ArrayList<>();
-      for (Future<List<float[]>> f : futures) {
-        all.add(f.get(60, TimeUnit.SECONDS));
-      }
-      return all;
-    } finally {
-      pool.shutdownNow();
-    }
+    return InJvmRanks.run(
+        ranks,
+        Duration.ofSeconds(20),
+        Duration.ofSeconds(60),
+        (rank, job) -> {
+          Runtime rt = new Runtime(NaiveBlas::new);
+          PipelineFixture.Traced t = FIXTURE.trace(rt, stages, micros, true, chunks);
+          PipelineFixture.Built b = FIXTURE.build(t, job, stages, micros, scheduler, broadcast);
+          if (timelines != null) {
+            timelines.set(rank, b.program().timeline());
+          }
+          float[] losses = new float[STEPS];
+          for (int k = 0; k < STEPS; k++) {
+            losses[k] =
+                (float) b.program().graph().run(rt, List.of(input(micros))).get(0).getDouble(0);
+          }
+          List<float[]> out = new ArrayList<>();
+          out.add(losses);
+          int s = rank / per;
+          for (int l = 0; l < LAYERS; l++) {
+            Variable w = t.weights().get(l);
+            if (l * stages * chunks / LAYERS % stages != s) {
+              out.add(null);
+              continue;
+            }
+            TensorLayout layout = b.partitioned().variableLayouts().get(w);
+            out.add(SpmdPartitioner.gatherWhole(b.stage(), w.current(), layout).floats());
+          }
+          return out;
+        });
   }
 
   private static void assertClose(float[] expected, float[] got, String what) {

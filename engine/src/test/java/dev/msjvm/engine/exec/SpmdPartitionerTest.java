@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.msjvm.engine.backend.NaiveBlas;
-import dev.msjvm.engine.comm.InJvmWorld;
+import dev.msjvm.engine.comm.InJvmRanks;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.parallel.DeviceMatrix;
@@ -20,10 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -142,54 +138,35 @@ class SpmdPartitionerTest {
         trace(new Runtime(NaiveBlas::new), new Variable("w", wFull), x, false).expected;
 
     TensorLayout batchSplit = TensorLayout.of(DeviceMatrix.of(N), new int[] {0, -1}, 8, 6);
-    InJvmWorld world = new InJvmWorld(N, Duration.ofSeconds(20));
-    ExecutorService pool = Executors.newFixedThreadPool(N);
-    try {
-      List<Future<double[]>> futures = new ArrayList<>();
-      List<List<String>> plans = java.util.Collections.synchronizedList(new ArrayList<>());
-      for (int r = 0; r < N; r++) {
-        int rank = r;
-        futures.add(
-            pool.submit(
-                () -> {
-                  try {
-                    Runtime rt = new Runtime(NaiveBlas::new);
-                    Variable w = new Variable("w", wFull);
-                    Graph global =
-                        prepare == null
-                            ? trace(rt, w, x, false).graph
-                            : prepare.apply(trace(rt, w, x, true).graph);
-                    SpmdPartitioner.Result p =
-                        SpmdPartitioner.partition(
-                            global,
-                            List.of(batchSplit),
-                            java.util.Map.of(),
-                            oracle,
-                            world.communicator(rank),
-                            N,
-                            allToAll);
-                    if (rank == 0) {
-                      plans.add(p.plan());
-                    }
-                    Tensor mine = Tensor.ofFloats(Shape.of(2, 6), batchSplit.sliceOf(xs, rank));
-                    double loss = p.graph().run(rt, List.of(mine)).get(0).getDouble(0);
-                    return new double[] {loss, w.current().size(), p.graph().size()};
-                  } catch (RuntimeException | Error e) {
-                    world.abort(rank, e);
-                    throw e;
-                  }
-                }));
-      }
-      for (Future<double[]> f : futures) {
-        double[] got = f.get(30, TimeUnit.SECONDS);
-        assertEquals(expected, got[0], 1e-4 * Math.abs(expected));
-        assertEquals(wSize, (int) got[1], "w's slice");
-        assertTrue(got[2] > 4, "redistribution and reduction nodes were added");
-      }
-      return plans.get(0);
-    } finally {
-      pool.shutdownNow();
+    List<List<String>> plans = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<double[]> results =
+        InJvmRanks.run(
+            N,
+            Duration.ofSeconds(20),
+            Duration.ofSeconds(30),
+            (rank, comm) -> {
+              Runtime rt = new Runtime(NaiveBlas::new);
+              Variable w = new Variable("w", wFull);
+              Graph global =
+                  prepare == null
+                      ? trace(rt, w, x, false).graph
+                      : prepare.apply(trace(rt, w, x, true).graph);
+              SpmdPartitioner.Result p =
+                  SpmdPartitioner.partition(
+                      global, List.of(batchSplit), java.util.Map.of(), oracle, comm, N, allToAll);
+              if (rank == 0) {
+                plans.add(p.plan());
+              }
+              Tensor mine = Tensor.ofFloats(Shape.of(2, 6), batchSplit.sliceOf(xs, rank));
+              double loss = p.graph().run(rt, List.of(mine)).get(0).getDouble(0);
+              return new double[] {loss, w.current().size(), p.graph().size()};
+            });
+    for (double[] got : results) {
+      assertEquals(expected, got[0], 1e-4 * Math.abs(expected));
+      assertEquals(wSize, (int) got[1], "w's slice");
+      assertTrue(got[2] > 4, "redistribution and reduction nodes were added");
     }
+    return plans.get(0);
   }
 
   @Test

@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.msjvm.engine.comm.InJvmWorld;
+import dev.msjvm.engine.comm.InJvmRanks;
 import dev.msjvm.engine.ir.Shape;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -34,33 +30,13 @@ class RedistributionExecutorTest {
       TensorLayout from, TensorLayout to, boolean allToAll, IntFunction<float[]> localOf)
       throws Exception {
     int n = from.deviceMatrix().size();
-    InJvmWorld world = new InJvmWorld(n, Duration.ofSeconds(20));
-    ExecutorService pool = Executors.newFixedThreadPool(n);
-    try {
-      List<Future<RedistributionExecutor.Result>> futures = new ArrayList<>();
-      for (int r = 0; r < n; r++) {
-        int rank = r;
-        futures.add(
-            pool.submit(
-                () -> {
-                  try {
-                    RedistributionPlan plan = TensorRedistribution.plan(from, to, rank, allToAll);
-                    return RedistributionExecutor.run(
-                        world.communicator(rank), plan, localOf.apply(rank));
-                  } catch (RuntimeException | Error e) {
-                    world.abort(rank, e);
-                    throw e;
-                  }
-                }));
-      }
-      List<RedistributionExecutor.Result> out = new ArrayList<>();
-      for (Future<RedistributionExecutor.Result> f : futures) {
-        out.add(f.get(30, TimeUnit.SECONDS));
-      }
-      return out;
-    } finally {
-      pool.shutdownNow();
-    }
+    return InJvmRanks.run(
+        n,
+        Duration.ofSeconds(20),
+        Duration.ofSeconds(30),
+        (rank, comm) ->
+            RedistributionExecutor.run(
+                comm, TensorRedistribution.plan(from, to, rank, allToAll), localOf.apply(rank)));
   }
 
   private static float[] iota(long n) {

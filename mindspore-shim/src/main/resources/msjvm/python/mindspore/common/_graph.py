@@ -176,9 +176,8 @@ def _compile_partitioned(cell, args, key, cache):
             global_args.append(a)
     params = list(cell.get_parameters())
     h.wholeParameters([p._java for p in params])  # pylint: disable=protected-access
-    trainable = cell.trainable_params()
-    h.optimizerShardable([p.name for p in trainable if p.parallel_optimizer])
-    h.trainableParameters([v for p in trainable for v in (p.name, p.comm_fusion)])
+    h.trainableParameters([v for p in cell.trainable_params()
+                           for v in (p.name, bool(p.parallel_optimizer), p.comm_fusion)])
     _broadcast_before_compile(cell)
     saved = [p.value() for p in params]
     traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access

@@ -93,9 +93,14 @@ public class JobService {
   private final Map<String, RankRunner> runners = new ConcurrentHashMap<>();
   private final Map<String, Boolean> cancelled = new ConcurrentHashMap<>();
   private final Map<String, Integer> timedOut = new ConcurrentHashMap<>();
-  private final Map<String, Integer> limits = new ConcurrentHashMap<>();
-  private final Map<String, Map<String, String>> environments = new ConcurrentHashMap<>();
-  private final Map<String, Integer> heaps = new ConcurrentHashMap<>();
+  private final Map<String, Launch> launches = new ConcurrentHashMap<>();
+
+  /**
+   * How a queued job is to run: its wall-time limit, its own heap (null: on rank threads of this
+   * JVM) and extra environment (a plan-only run's).
+   */
+  private record Launch(int timeoutSeconds, Integer heapMb, Map<String, String> env) {}
+
   private final Map<String, Process> processes = new ConcurrentHashMap<>();
   private java.util.concurrent.ScheduledExecutorService timer;
   private volatile boolean stopping;
@@ -196,11 +201,7 @@ public class JobService {
       throw new BadRequest("'memoryMb' must be between 64 and " + maxMemoryMb + ", got " + heap);
     }
     String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    limits.put(id, limit);
-    if (heap != null) {
-      heaps.put(id, heap);
-    }
-    environments.put(id, env);
+    launches.put(id, new Launch(limit, heap, env));
     Path work = store.work(id);
     try {
       Files.createDirectories(work.resolve("logs"));
@@ -259,8 +260,9 @@ public class JobService {
     MsRun.Outcome outcome;
     String reason = null;
     try {
-      Integer heap = heaps.get(id);
-      outcome = heap != null ? runInProcess(id, argv, heap) : runInThreads(id, argv);
+      Launch launch = launches.get(id);
+      outcome =
+          launch.heapMb() != null ? runInProcess(id, argv, launch) : runInThreads(id, argv, launch);
     } catch (IOException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
       outcome = new MsRun.Outcome(1, List.of());
       reason = "the launcher failed: " + e;
@@ -290,21 +292,20 @@ public class JobService {
     update(
         r.finished(
             end, Instant.now(), ranks, end == JobRecord.State.CANCELLED ? "cancelled" : reason));
-    limits.remove(id);
-    heaps.remove(id);
-    environments.remove(id);
+    launches.remove(id);
     timedOut.remove(id);
     cancelled.remove(id);
   }
 
   /** Runs job {@code id} on rank threads of this JVM, sandboxed, on the shared engine. */
-  private MsRun.Outcome runInThreads(String id, List<String> argv) throws IOException {
+  private MsRun.Outcome runInThreads(String id, List<String> argv, Launch launch)
+      throws IOException {
     try (OutputStream out = Files.newOutputStream(store.console(id));
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8)) {
       return MsRun.launch(
           argv,
           runtime(),
-          environments.getOrDefault(id, Map.of()),
+          launch.env(),
           store.work(id),
           new ByteArrayInputStream(new byte[0]),
           console,
@@ -314,7 +315,7 @@ public class JobService {
             if (cancelled.containsKey(id)) {
               runner.cancel();
             }
-            int limit = limits.getOrDefault(id, maxWallSeconds);
+            int limit = launch.timeoutSeconds();
             timer.schedule(
                 () -> {
                   if (runners.get(id) == runner) {
@@ -329,10 +330,11 @@ public class JobService {
   }
 
   /**
-   * Runs job {@code id} in a child JVM with a {@code heapMb} heap (the same launcher, {@link
-   * MsRun#main}, sandboxed through the environment): a job that runs out of memory fails alone.
+   * Runs job {@code id} in a child JVM with its own heap (the same launcher, {@link MsRun#main},
+   * sandboxed through the environment): a job that runs out of memory fails alone.
    */
-  private MsRun.Outcome runInProcess(String id, List<String> argv, int heapMb) {
+  private MsRun.Outcome runInProcess(String id, List<String> argv, Launch launch) {
+    int heapMb = launch.heapMb();
     Path statusFile = store.dir(id).resolve("ranks.txt");
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
@@ -354,7 +356,7 @@ public class JobService {
             .redirectOutput(store.console(id).toFile());
     Map<String, String> env = pb.environment();
     env.keySet().removeIf(k -> k.startsWith("MSJVM_SERVER") || k.startsWith("QUARKUS"));
-    env.putAll(environments.getOrDefault(id, Map.of()));
+    env.putAll(launch.env());
     env.put("MSJVM_SANDBOX_DIR", store.work(id).toString());
     env.put(
         "MSJVM_SANDBOX_READONLY",
@@ -366,7 +368,7 @@ public class JobService {
       if (cancelled.containsKey(id)) {
         kill(p);
       }
-      int limit = limits.getOrDefault(id, maxWallSeconds);
+      int limit = launch.timeoutSeconds();
       timer.schedule(
           () -> {
             if (processes.get(id) == p && p.isAlive()) {

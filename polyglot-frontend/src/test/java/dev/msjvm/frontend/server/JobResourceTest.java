@@ -25,9 +25,15 @@ class JobResourceTest {
   }
 
   private static String submit(String script, int workers, Map<String, String> files) {
+    return submit(
+        Map.of("script", script, "workers", workers, "args", List.of("a1"), "files", files));
+  }
+
+  /** POSTs {@code body} as a job: 201, QUEUED; returns its id. */
+  private static String submit(Map<String, Object> body) {
     return authed()
         .contentType(ContentType.JSON)
-        .body(Map.of("script", script, "workers", workers, "args", List.of("a1"), "files", files))
+        .body(body)
         .when()
         .post("/v1/jobs")
         .then()
@@ -255,19 +261,9 @@ class JobResourceTest {
         .statusCode(400)
         .body("error", containsString("'timeoutSeconds'"));
     String id =
-        authed()
-            .contentType(ContentType.JSON)
-            .body(
-                Map.of(
-                    "script",
-                    "import time\nwhile True:\n    time.sleep(0.05)\n",
-                    "timeoutSeconds",
-                    2))
-            .post("/v1/jobs")
-            .then()
-            .statusCode(201)
-            .extract()
-            .path("id");
+        submit(
+            Map.of(
+                "script", "import time\nwhile True:\n    time.sleep(0.05)\n", "timeoutSeconds", 2));
     Map<String, Object> r = awaitDone(id);
     assertEquals("FAILED", r.get("state"), r.toString());
     assertEquals("the job exceeded its wall-time limit of 2 s", r.get("reason"));
@@ -334,37 +330,23 @@ class JobResourceTest {
         .statusCode(400)
         .body("error", containsString("'memoryMb'"));
     String hog =
-        authed()
-            .contentType(ContentType.JSON)
-            .body(
-                Map.of(
-                    "script",
-                    "chunks = []\nwhile True:\n    chunks.append(bytearray(8 * 1024 * 1024))\n",
-                    "memoryMb",
-                    256))
-            .post("/v1/jobs")
-            .then()
-            .statusCode(201)
-            .extract()
-            .path("id");
+        submit(
+            Map.of(
+                "script",
+                "chunks = []\nwhile True:\n    chunks.append(bytearray(8 * 1024 * 1024))\n",
+                "memoryMb",
+                256));
     String fine = submit("print('unharmed')", 1, Map.of());
     String own =
-        authed()
-            .contentType(ContentType.JSON)
-            .body(
-                Map.of(
-                    "script",
-                    "from mindspore.communication import init, get_rank\ninit()\n"
-                        + "print('own process', get_rank())\nopen('/etc/hostname')\n",
-                    "workers",
-                    2,
-                    "memoryMb",
-                    512))
-            .post("/v1/jobs")
-            .then()
-            .statusCode(201)
-            .extract()
-            .path("id");
+        submit(
+            Map.of(
+                "script",
+                "from mindspore.communication import init, get_rank\ninit()\n"
+                    + "print('own process', get_rank())\nopen('/etc/hostname')\n",
+                "workers",
+                2,
+                "memoryMb",
+                512));
     assertEquals("FAILED", awaitDone(hog).get("state"));
     assertEquals("SUCCEEDED", awaitDone(fine).get("state"));
     Map<String, Object> r = awaitDone(own);
