@@ -36,12 +36,12 @@ def fill(net, k):
 
 
 def show(label, fn):
-    """Like attempt, but with the working directory shown as <cwd> in messages."""
+    """Like attempt, but with the working directory shown as <cwd> in messages (first line only)."""
     try:
         r = fn()
         print(f"{label} -> ok" + ("" if r is None else f" {r!r}"))
     except Exception as e:  # pylint: disable=broad-except
-        print(f"{label} -> {type(e).__name__}: {str(e).replace(CWD, '<cwd>')}")
+        print(f"{label} -> {type(e).__name__}: {str(e).strip().splitlines()[0].replace(CWD, '<cwd>')}")
 
 
 def keys(name, **kw):

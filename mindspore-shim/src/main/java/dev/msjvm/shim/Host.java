@@ -45,6 +45,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.WeakHashMap;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.graalvm.polyglot.Value;
 
 /**
@@ -809,18 +810,41 @@ public final class Host {
     }
   }
 
-  /** If {@code t} is an engine error, the Python exception class name it maps to; else null. */
+  /**
+   * The Python exception class a Java throwable becomes: an engine error's own, PermissionError for
+   * a sandbox refusal, MemoryError for an exhausted heap, RuntimeError for anything else.
+   */
   public String pythonTypeOf(Object t) {
-    if (t instanceof SecurityException) {
-      return "PermissionError"; // a sandboxed job's file access outside its directory
-    }
-    return t instanceof MsException e ? e.pythonType() : null;
+    return switch (t) {
+      case MsException e -> e.pythonType();
+      case SecurityException e -> "PermissionError"; // a sandboxed job's file access outside it
+      case OutOfMemoryError e -> "MemoryError";
+      default -> "RuntimeError";
+    };
   }
 
-  /** The message of a Java throwable, for re-raising it in Python. */
+  /** Qualified Java class names in a message, shortened to their simple names. */
+  private static final Pattern JAVA_CLASS =
+      Pattern.compile(
+          "\\b(?:java|javax|jdk|sun|com\\.sun|com\\.google|com\\.fasterxml|org\\.graalvm"
+              + "|com\\.oracle|dev\\.msjvm)\\.(?:[a-z_$][\\w$]*\\.)*([A-Z][\\w$]*)");
+
+  /**
+   * The message of a Java throwable, for re-raising it in Python, with no qualified Java class name
+   * in it (scripts and users read it; an I/O cause's name becomes its simple name).
+   */
   public String messageOf(Object t) {
+    if (t instanceof OutOfMemoryError) {
+      return "The engine ran out of memory: the JVM's heap (at most "
+          + java.lang.Runtime.getRuntime().maxMemory() / (1024 * 1024)
+          + " MiB) cannot hold what this call needs.";
+    }
     if (t instanceof Throwable e) {
-      return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+      String m = e.getMessage();
+      if (m == null || m.isBlank()) {
+        return "Internal error in the engine (" + e.getClass().getSimpleName() + ").";
+      }
+      return JAVA_CLASS.matcher(m).replaceAll("$1");
     }
     return String.valueOf(t);
   }

@@ -19,16 +19,13 @@ _BUILTIN_ERRORS = {
     "IndexError": IndexError,
     "TimeoutError": TimeoutError,
     "PermissionError": PermissionError,
+    "MemoryError": MemoryError,
 }
 
 
 def convert_exception(exc):
-    """The Python exception that stands for the Java throwable ``exc``."""
-    kind = _HOST.pythonTypeOf(exc)
-    message = _HOST.messageOf(exc)
-    if kind is None:
-        return RuntimeError(f"{exc.getClass().getName()}: {message}")
-    return _BUILTIN_ERRORS[kind](message)
+    """The Python exception for the Java throwable ``exc`` (its text: no qualified class names)."""
+    return _BUILTIN_ERRORS.get(_HOST.pythonTypeOf(exc), RuntimeError)(_HOST.messageOf(exc))
 
 
 def to_python(value):

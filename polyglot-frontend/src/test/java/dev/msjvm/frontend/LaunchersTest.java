@@ -2,6 +2,7 @@ package dev.msjvm.frontend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -116,7 +117,47 @@ class LaunchersTest {
     assertEquals(
         "RuntimeError Distributed Communication has not been inited.You can't invoke this"
             + " interface yet. Please call `init()` method first.\n"
-            + "RuntimeError java.lang.IllegalArgumentException\n",
+            + "RuntimeError unknown parallel context value no_such_value\n",
+        r.out());
+  }
+
+  @Test
+  void craftedCheckpointsAndAnExhaustedHeapAreMindSporesClassesWithoutJavaNames()
+      throws IOException {
+    long float64s = (1L << 31) - 16; // 16 GiB: one array, but more than this JVM's heap
+    assumeTrue(Runtime.getRuntime().maxMemory() < float64s * 8, "a heap of 16 GiB or more");
+    String src =
+        """
+        import os
+        import mindspore as ms
+        cwd = os.path.realpath(os.getcwd())
+        # 28 bytes declaring 300,000,000 Float32 values (1.2 GB) and holding one.
+        huge = bytes.fromhex("0a1a0a017712150880c6868f011207466c6f617433321a0400000000")
+        with open("huge.ckpt", "wb") as f:
+            f.write(huge)
+        with open("cut.ckpt", "wb") as f:
+            f.write(huge[:20])
+        for name in ("huge.ckpt", "cut.ckpt"):
+            try:
+                ms.load_checkpoint(name)
+            except Exception as e:
+                print(type(e).__name__, "java." in str(e), repr(str(e).replace(cwd, "<cwd>")))
+        try:
+            ms.ops.ones((%d,), ms.float64)
+        except MemoryError as e:
+            print("MemoryError", "java." in str(e), str(e).split(":")[0])
+        """
+            .formatted(float64s);
+    Run r = mspython(src);
+    assertEquals(0, r.status(), r.err());
+    assertEquals(
+        "ValueError False \"The checkpoint entry 'w' declares shape [300000000] of Float32"
+            + " (1200000000 bytes) but holds 4 bytes.\\nFor 'load_checkpoint', failed to load the"
+            + " checkpoint file <cwd>/huge.ckpt.\"\n"
+            + "ValueError False 'Failed to read the checkpoint file <cwd>/cut.ckpt. The file may be"
+            + " corrupted, and the content cannot be parsed.\\nThe checkpoint value at byte 0"
+            + " declares 26 bytes, but only 18 are left.'\n"
+            + "MemoryError False The engine ran out of memory\n",
         r.out());
   }
 

@@ -5,10 +5,7 @@ import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import dev.msjvm.engine.MsException;
-import dev.msjvm.engine.ir.DType;
-import dev.msjvm.engine.ir.Shape;
-import dev.msjvm.engine.tensor.Tensor;
-import java.io.ByteArrayOutputStream;
+import dev.msjvm.engine.ReadLimit;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,6 +49,12 @@ import java.util.zip.CheckedOutputStream;
  * _load_ckpt_into_param_dict} does. Writes go to a temporary file in the target's directory that is
  * then moved over the target, so a reader never sees half a file.
  *
+ * <p>Reading checks every length the file declares (a value, a tag, a tensor's content) against the
+ * bytes the file has left, and a tensor's content against a {@link ReadLimit}, before anything of
+ * that size is allocated; a tensor's dims must then account for its content exactly. A file that
+ * fails this is MindSpore's {@code ValueError} for a corrupt checkpoint, with the declared and
+ * available sizes on a second line.
+ *
  * <p>The three messages are encoded by hand with protobuf-java's {@link CodedOutputStream} and
  * {@link CodedInputStream} rather than with protoc-generated classes: the schema is this small and
  * fixed, and the build then needs no protoc binary.
@@ -63,22 +66,31 @@ public final class CheckpointFile {
   /** MindSpore's slice size for one Value's content: 512 MiB ({@code 1024 * SLICE_SIZE}). */
   public static final int SLICE_BYTES = 512 * 1024 * 1024;
 
-  private static final String TEXT_TYPE = "str";
-  private static final Charset UTF_32LE = Charset.forName("UTF-32LE");
+  static final String TEXT_TYPE = "str";
+  static final Charset UTF_32LE = Charset.forName("UTF-32LE");
 
   private final int sliceBytes;
+  private final ReadLimit limit;
 
-  /** A reader/writer with MindSpore's slice size. */
+  /** A reader/writer with MindSpore's slice size and the limit of {@link ReadLimit#PROPERTY}. */
   public CheckpointFile() {
     this(SLICE_BYTES);
   }
 
   /** A reader/writer that splits contents larger than {@code sliceBytes} (tests use small ones). */
   public CheckpointFile(int sliceBytes) {
+    this(sliceBytes, ReadLimit.fromSystemProperty());
+  }
+
+  /**
+   * As {@link #CheckpointFile(int)}; reading refuses a tensor whose content is over {@code limit}.
+   */
+  public CheckpointFile(int sliceBytes, ReadLimit limit) {
     if (sliceBytes <= 0) {
       throw new IllegalArgumentException("sliceBytes " + sliceBytes);
     }
     this.sliceBytes = sliceBytes;
+    this.limit = limit;
   }
 
   /** Writes {@code entries} in order to {@code file}, atomically, and makes it owner-read-only. */
@@ -148,7 +160,7 @@ public final class CheckpointFile {
    * match the content (a file without one is read unchecked, as MindSpore does after a warning).
    */
   public List<CheckpointEntry> read(Path file, boolean crcCheck) {
-    List<RawValue> raw;
+    List<CheckpointParser.RawValue> raw;
     try {
       long size = Files.size(file);
       long protoSize = hasCrc(file) ? size - CRC_TRAILER_BYTES : size;
@@ -158,16 +170,15 @@ public final class CheckpointFile {
         throw new IOException("For 'load_checkpoint', the crc check is failed.");
       }
       try (InputStream in = new BoundedInputStream(Files.newInputStream(file), protoSize)) {
-        raw = parse(CodedInputStream.newInstance(in, 1 << 16));
+        raw =
+            new CheckpointParser(CodedInputStream.newInstance(in, 1 << 16), protoSize, limit)
+                .values();
       }
+    } catch (CheckpointParser.Truncated e) {
+      // MindSpore's text (its protobuf parser fails the same way), then what was declared.
+      throw new MsException(MsException.Kind.VALUE_ERROR, corrupted(file) + "\n" + e.getMessage());
     } catch (InvalidProtocolBufferException e) {
-      // Texts of _parse_ckpt_proto in MindSpore's train/serialization.py.
-      throw new MsException(
-          MsException.Kind.VALUE_ERROR,
-          "Failed to read the checkpoint file "
-              + file
-              + ". The file may be corrupted, and the content cannot be parsed.",
-          e);
+      throw new MsException(MsException.Kind.VALUE_ERROR, corrupted(file), e);
     } catch (IOException e) {
       throw new MsException(
           MsException.Kind.VALUE_ERROR,
@@ -175,19 +186,32 @@ public final class CheckpointFile {
               + file
               + ". May not have permission to read it, please check the correct of the file.",
           e);
+    } catch (MsException e) {
+      throw loadFailed(file, e);
     }
     try {
-      return join(raw);
+      return CheckpointParser.join(raw, limit);
     } catch (MsException e) {
-      // _load_ckpt_into_param_dict wraps any failure while converting values this way.
-      throw new MsException(
-          MsException.Kind.VALUE_ERROR,
-          e.getMessage()
-              + "\nFor 'load_checkpoint', failed to load the checkpoint file "
-              + file
-              + ".",
-          e);
+      throw loadFailed(file, e);
     }
+  }
+
+  // Texts of _parse_ckpt_proto in MindSpore's train/serialization.py.
+  private static String corrupted(Path file) {
+    return "Failed to read the checkpoint file "
+        + file
+        + ". The file may be corrupted, and the content cannot be parsed.";
+  }
+
+  /** _load_ckpt_into_param_dict wraps any failure while converting values this way. */
+  private static MsException loadFailed(Path file, MsException e) {
+    return new MsException(
+        MsException.Kind.VALUE_ERROR,
+        e.getMessage()
+            + "\nFor 'load_checkpoint', failed to load the checkpoint file "
+            + file
+            + ".",
+        e);
   }
 
   // ---- CRC trailer ----
@@ -339,154 +363,5 @@ public final class CheckpointFile {
       // os.chmod(ckpt_file_name, stat.S_IRUSR) in _exec_save.
       Files.setPosixFilePermissions(p, EnumSet.of(PosixFilePermission.OWNER_READ));
     }
-  }
-
-  // ---- reading ----
-
-  /** A parsed {@code Value}: a tensor slice, or a map tensor ({@code type == null}). */
-  private record RawValue(String tag, List<Long> dims, String type, byte[] content) {}
-
-  private static List<RawValue> parse(CodedInputStream in) throws IOException {
-    in.setSizeLimit(Integer.MAX_VALUE);
-    List<RawValue> values = new ArrayList<>();
-    for (int t = in.readTag(); t != 0; t = in.readTag()) {
-      if (t == 10) { // field 1 (value), length-delimited
-        int limit = in.pushLimit(in.readRawVarint32());
-        values.add(parseValue(in));
-        in.popLimit(limit);
-      } else if (!in.skipField(t)) {
-        throw unexpectedEndGroup();
-      }
-      in.resetSizeCounter();
-    }
-    return values;
-  }
-
-  private static RawValue parseValue(CodedInputStream in) throws IOException {
-    String tag = null;
-    RawValue tensor = null;
-    boolean map = false;
-    for (int t = in.readTag(); t != 0; t = in.readTag()) {
-      switch (t) {
-        case 10 -> tag = in.readString();
-        case 18 -> {
-          int limit = in.pushLimit(in.readRawVarint32());
-          tensor = parseTensor(in);
-          in.popLimit(limit);
-          map = false;
-        }
-        case 26 -> {
-          in.skipField(t); // MapTensorProto: recognised, not supported (see join)
-          map = true;
-          tensor = null;
-        }
-        default -> {
-          if (!in.skipField(t)) {
-            throw unexpectedEndGroup();
-          }
-        }
-      }
-    }
-    if (tag == null) {
-      throw new InvalidProtocolBufferException("Message missing required fields: value[].tag");
-    }
-    if (map) {
-      return new RawValue(tag, List.of(), null, new byte[0]);
-    }
-    if (tensor == null) {
-      // Neither member of the oneof: MindSpore would treat it as a map tensor and fail.
-      throw new InvalidProtocolBufferException("Checkpoint value " + tag + " has no tensor");
-    }
-    return new RawValue(tag, tensor.dims(), tensor.type(), tensor.content());
-  }
-
-  private static RawValue parseTensor(CodedInputStream in) throws IOException {
-    List<Long> dims = new ArrayList<>();
-    String type = null;
-    byte[] content = null;
-    for (int t = in.readTag(); t != 0; t = in.readTag()) {
-      switch (t) {
-        case 8 -> dims.add(in.readInt64());
-        case 10 -> { // packed dims, also valid proto2 input
-          int limit = in.pushLimit(in.readRawVarint32());
-          while (in.getBytesUntilLimit() > 0) {
-            dims.add(in.readInt64());
-          }
-          in.popLimit(limit);
-        }
-        case 18 -> type = in.readString();
-        case 26 -> content = in.readByteArray();
-        default -> {
-          if (!in.skipField(t)) {
-            throw unexpectedEndGroup();
-          }
-        }
-      }
-    }
-    if (type == null || content == null) {
-      throw new InvalidProtocolBufferException(
-          "Message missing required fields: value[].tensor.tensor_type, tensor_content");
-    }
-    return new RawValue(null, dims, type, content);
-  }
-
-  private static InvalidProtocolBufferException unexpectedEndGroup() {
-    return new InvalidProtocolBufferException("Protocol message end-group tag did not match.");
-  }
-
-  /** Consecutive Values with one tag are one value cut in slices; later duplicates win. */
-  private static List<CheckpointEntry> join(List<RawValue> raw) {
-    List<CheckpointEntry> out = new ArrayList<>();
-    ByteArrayOutputStream parts = new ByteArrayOutputStream();
-    for (int i = 0; i < raw.size(); i++) {
-      RawValue v = raw.get(i);
-      if (v.type() == null) {
-        throw new MsException(
-            MsException.Kind.NOT_IMPLEMENTED_ERROR,
-            "The checkpoint entry '" + v.tag() + "' is a MapParameter, which is not supported.");
-      }
-      parts.writeBytes(v.content());
-      boolean last = i == raw.size() - 1 || !raw.get(i + 1).tag().equals(v.tag());
-      if (!last) {
-        continue;
-      }
-      byte[] content = parts.toByteArray();
-      parts.reset();
-      out.add(entry(v.tag(), v.dims(), v.type(), content));
-    }
-    return out;
-  }
-
-  private static CheckpointEntry entry(String tag, List<Long> dims, String type, byte[] content) {
-    if (type.equals(TEXT_TYPE)) {
-      // numpy's str of a 'U' array drops trailing NULs.
-      String s = new String(content, UTF_32LE);
-      int end = s.length();
-      while (end > 0 && s.charAt(end - 1) == '\0') {
-        end--;
-      }
-      return new CheckpointEntry.OfText(tag, s.substring(0, end));
-    }
-    DType dtype = dtypeOf(type);
-    List<Integer> shape = new ArrayList<>();
-    if (!(dims.size() == 1 && dims.get(0) == 0)) { // MindSpore reads dims [0] as a scalar
-      for (long d : dims) {
-        if (d < 0 || d > Integer.MAX_VALUE) {
-          throw MsException.valueError("The checkpoint entry '" + tag + "' has dims " + dims + ".");
-        }
-        shape.add((int) d);
-      }
-    }
-    return new CheckpointEntry.OfTensor(tag, Tensor.fromBytes(dtype, new Shape(shape), content));
-  }
-
-  private static DType dtypeOf(String type) {
-    for (DType d : DType.values()) {
-      if (d.mindsporeName().equals(type)) {
-        return d;
-      }
-    }
-    // MindSpore also stores UInt16/UInt32/UInt64 and Int4, which this engine has no type for.
-    throw MsException.valueError("The checkpoint tensor type '" + type + "' is not supported.");
   }
 }

@@ -1,11 +1,15 @@
 package dev.msjvm.engine.data;
 
+import dev.msjvm.engine.ReadLimit;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Tensor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +25,10 @@ import java.util.List;
  * Labels come out as int32: the engine has no uint32, MindSpore's label type (recorded in
  * conformance-tests/tools/DEVIATIONS.md). Example: {@code MnistData.read(dir, "test").size()} is
  * 10000 for the standard set.
+ *
+ * <p>Counts in a header are unsigned 32-bit (as MindSpore reads them); their product is checked
+ * against the bytes after the header, and each file's size against a {@link ReadLimit}, before
+ * anything of that size is allocated.
  */
 public final class MnistData {
   private final byte[] images;
@@ -80,8 +88,16 @@ public final class MnistData {
     return Tensor.ofDoubles(DType.INT32, Shape.scalar(), k -> v);
   }
 
-  /** Reads the idx pair(s) of {@code usage} ("train", "test" or "all") under {@code dir}. */
+  /**
+   * Reads the idx pair(s) of {@code usage} ("train", "test" or "all") under {@code dir}, within the
+   * limit of {@link ReadLimit#PROPERTY}.
+   */
   public static MnistData read(Path dir, String usage) {
+    return read(dir, usage, ReadLimit.fromSystemProperty());
+  }
+
+  /** As {@link #read(Path, String)}; {@code limit} bounds each file and the samples together. */
+  public static MnistData read(Path dir, String usage, ReadLimit limit) {
     List<String> prefixes =
         switch (usage) {
           case "train" -> List.of("train");
@@ -94,7 +110,7 @@ public final class MnistData {
       Path img = dir.resolve(p + "-images-idx3-ubyte");
       Path lab = dir.resolve(p + "-labels-idx1-ubyte");
       if (Files.isRegularFile(img) && Files.isRegularFile(lab)) {
-        parts.add(readPair(img, lab));
+        parts.add(readPair(img, lab, limit));
       }
     }
     if (parts.isEmpty()) {
@@ -102,7 +118,7 @@ public final class MnistData {
           "Invalid data, no valid data matching the dataset API MnistDataset. Please check file path"
               + " or dataset API.");
     }
-    return concat(parts);
+    return concat(parts, limit);
   }
 
   /**
@@ -127,38 +143,63 @@ public final class MnistData {
 
   /** Reads one images/labels pair, checking magic numbers, counts and file lengths. */
   public static MnistData readPair(Path imageFile, Path labelFile) {
-    ByteBuffer img = load(imageFile);
-    ByteBuffer lab = load(labelFile);
+    return readPair(imageFile, labelFile, ReadLimit.fromSystemProperty());
+  }
+
+  /** As {@link #readPair(Path, Path)}, each file within {@code limit}. */
+  public static MnistData readPair(Path imageFile, Path labelFile, ReadLimit limit) {
+    ByteBuffer img = load(imageFile, limit);
+    ByteBuffer lab = load(labelFile, limit);
     checkMagic(img, imageFile, 16, IMAGE_MAGIC, "image");
     checkMagic(lab, labelFile, 8, LABEL_MAGIC, "label");
-    int numImages = img.getInt(4);
-    int rows = img.getInt(8);
-    int cols = img.getInt(12);
-    int numLabels = lab.getInt(4);
+    long numImages = Integer.toUnsignedLong(img.getInt(4));
+    long rows = Integer.toUnsignedLong(img.getInt(8));
+    long cols = Integer.toUnsignedLong(img.getInt(12));
+    long numLabels = Integer.toUnsignedLong(lab.getInt(4));
     if (numImages != numLabels) {
       throw PipelineError.of(
           "Invalid mnist file, num of images " + numImages + " is not equal to num of labels.");
     }
-    long need = 16L + (long) numImages * rows * cols;
-    if (numImages < 0 || rows <= 0 || cols <= 0 || img.limit() < need) {
+    long imageBytes = ReadLimit.byteSize(List.of(rows, cols), 1);
+    if (imageBytes <= 0 || imageBytes > ReadLimit.MAX_ARRAY) {
       throw PipelineError.of(
-          "Invalid mnist file, " + imageFile + " is truncated: expected " + need + " bytes.");
+          "Invalid mnist file, " + imageFile + " declares images of " + rows + " x " + cols + ".");
     }
-    if (lab.limit() < 8L + numLabels) {
+    // The header's counts, checked against the file before anything of their size is allocated.
+    long pixels = ReadLimit.byteSize(List.of(numImages, rows, cols), 1);
+    String why = ReadLimit.none().refusal(pixels, img.limit() - 16L);
+    if (why != null) {
+      throw PipelineError.of(
+          "Invalid mnist file, "
+              + imageFile
+              + " is truncated: its header declares "
+              + numImages
+              + " images of "
+              + rows
+              + " x "
+              + cols
+              + " pixels, "
+              + why
+              + " after the header.");
+    }
+    why = ReadLimit.none().refusal(numLabels, lab.limit() - 8L);
+    if (why != null) {
       throw PipelineError.of(
           "Invalid mnist file, "
               + labelFile
-              + " is truncated: expected "
-              + (8L + numLabels)
-              + " bytes.");
+              + " is truncated: its header declares "
+              + numLabels
+              + " labels, "
+              + why
+              + " after the header.");
     }
-    byte[] images = new byte[(int) (need - 16)];
+    byte[] images = new byte[(int) pixels];
     img.get(16, images);
-    int[] labels = new int[numLabels];
-    for (int i = 0; i < numLabels; i++) {
+    int[] labels = new int[(int) numLabels];
+    for (int i = 0; i < labels.length; i++) {
       labels[i] = lab.get(8 + i) & 0xff;
     }
-    return new MnistData(images, labels, rows, cols);
+    return new MnistData(images, labels, (int) rows, (int) cols);
   }
 
   private static int header(ByteBuffer b, Path file, int length) {
@@ -169,21 +210,41 @@ public final class MnistData {
     return b.getInt(0);
   }
 
-  private static ByteBuffer load(Path file) {
+  /** The bytes of {@code file}, its size checked against {@code limit} before reading it. */
+  private static ByteBuffer load(Path file, ReadLimit limit) {
     try {
+      long size = Files.size(file);
+      String why = limit.refusal(size, size);
+      if (why != null) {
+        throw PipelineError.of("Invalid mnist file, " + file + " is " + why + ".");
+      }
       return ByteBuffer.wrap(Files.readAllBytes(file)); // big-endian, as idx headers are
     } catch (IOException e) {
-      throw PipelineError.of("Invalid file, failed to open mnist file: " + file + ": " + e);
+      throw PipelineError.of("Invalid file, failed to open mnist file: " + file + ": " + reason(e));
     }
   }
 
-  private static MnistData concat(List<MnistData> parts) {
+  /** What went wrong, in words (no Java class name: users read it). */
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    return e.getMessage() == null ? "read error" : e.getMessage();
+  }
+
+  private static MnistData concat(List<MnistData> parts, ReadLimit limit) {
     if (parts.size() == 1) {
       return parts.get(0);
     }
     MnistData first = parts.get(0);
-    int images = 0;
-    int labels = 0;
+    long images = 0;
+    long labels = 0;
     for (MnistData p : parts) {
       if (p.rows != first.rows || p.cols != first.cols) {
         throw PipelineError.of("Invalid mnist file, image sizes differ between files.");
@@ -191,8 +252,13 @@ public final class MnistData {
       images += p.images.length;
       labels += p.labels.length;
     }
-    byte[] allImages = new byte[images];
-    int[] allLabels = new int[labels];
+    String why = limit.refusal(images, images);
+    if (why != null) {
+      throw PipelineError.of(
+          "Invalid mnist file, the images of all files together are " + why + ".");
+    }
+    byte[] allImages = new byte[(int) images];
+    int[] allLabels = new int[(int) labels];
     int io = 0;
     int lo = 0;
     for (MnistData p : parts) {

@@ -8,9 +8,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ReadLimit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -48,7 +50,9 @@ import java.util.TreeMap;
  * Messages are encoded with protobuf-java's coded streams, as {@link
  * dev.msjvm.engine.checkpoint.CheckpointFile} does (no protoc in the build). Entries are written
  * sorted by name, so equal inputs give byte-identical files; a file is written to a temporary
- * sibling, made owner-only (0600, as MindSpore does) and moved into place.
+ * sibling, made owner-only (0600, as MindSpore does) and moved into place. Reading checks the
+ * file's size against a {@link ReadLimit} before reading it, and every length a message declares
+ * against the bytes left before reading what it declares.
  */
 public final class StrategyFile {
 
@@ -102,11 +106,16 @@ public final class StrategyFile {
 
   /** Reads an operator strategy file; a missing file is MindSpore's RuntimeError. */
   public static OperatorStrategies readOperators(Path path) {
+    return readOperators(path, ReadLimit.fromSystemProperty());
+  }
+
+  /** As {@link #readOperators(Path)}, the file within {@code limit}. */
+  public static OperatorStrategies readOperators(Path path, ReadLimit limit) {
     if (!Files.isRegularFile(path)) {
       throw MsException.runtimeError("CheckPoint file is not found");
     }
     try {
-      JsonNode root = JSON.readTree(Files.readAllBytes(path));
+      JsonNode root = JSON.readTree(readAllBytes(path, limit));
       return new OperatorStrategies(
           readStrategyItems(root.path("parallel_strategy_item")),
           readStrategyItems(root.path("parallel_out_strategy_item")));
@@ -176,15 +185,53 @@ public final class StrategyFile {
 
   /** Reads {@code path}; a missing file is MindSpore's RuntimeError. */
   public static Contents read(Path path) {
+    return read(path, ReadLimit.fromSystemProperty());
+  }
+
+  /** As {@link #read(Path)}, the file within {@code limit}. */
+  public static Contents read(Path path, ReadLimit limit) {
     if (!Files.isRegularFile(path)) {
       throw MsException.runtimeError("CheckPoint file is not found");
     }
     try {
-      byte[] bytes = Files.readAllBytes(path);
+      byte[] bytes = readAllBytes(path, limit);
       return isJson(path) ? fromJson(bytes) : fromProtobuf(bytes);
+    } catch (Refused e) {
+      throw MsException.runtimeError("Load strategy file failed: " + path + ": " + e.getMessage());
     } catch (IOException e) {
       throw MsException.runtimeError("Load strategy file failed: " + e.getMessage());
     }
+  }
+
+  /** The bytes of {@code path}, its size checked against {@code limit} first. */
+  private static byte[] readAllBytes(Path path, ReadLimit limit) throws IOException {
+    long size = Files.size(path);
+    String why = limit.refusal(size, size);
+    if (why != null) {
+      throw MsException.runtimeError("Load strategy file failed: " + path + " is " + why + ".");
+    }
+    return Files.readAllBytes(path);
+  }
+
+  /** A length that runs past the bytes its message has left. */
+  private static final class Refused extends IOException {
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The bytes of a length-delimited field of {@code in} (a byte-array decoder), its declared length
+   * checked against the bytes left before anything is allocated.
+   */
+  private static byte[] field(CodedInputStream in, int size, String what) throws IOException {
+    long declared = in.readRawVarint64();
+    long left = size - in.getTotalBytesRead();
+    String why = ReadLimit.none().refusal(declared, left);
+    if (why != null) {
+      throw new Refused(what + " declares " + why);
+    }
+    return in.readRawBytes((int) declared);
   }
 
   // -- protobuf
@@ -271,11 +318,15 @@ public final class StrategyFile {
     Map<String, StrategyEntry> strategies = new LinkedHashMap<>();
     Map<String, LayoutEntry> layouts = new LinkedHashMap<>();
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      switch (tag >>> 3) {
-        case 1 -> stage = in.readUInt32();
-        case 2 -> readStrategyItem(in.readByteArray(), strategies);
-        case 3 -> readLayoutItem(in.readByteArray(), layouts);
-        default -> in.skipField(tag);
+      int at = in.getTotalBytesRead() - 1;
+      if (tag >>> 3 == 1) {
+        stage = in.readUInt32();
+      } else if (tag == 18) {
+        readStrategyItem(field(in, bytes.length, "The strategy item at byte " + at), strategies);
+      } else if (tag == 26) {
+        readLayoutItem(field(in, bytes.length, "The layout item at byte " + at), layouts);
+      } else {
+        in.skipField(tag);
       }
     }
     return new Contents(stage, strategies, layouts);
@@ -288,15 +339,16 @@ public final class StrategyFile {
     int stage = 0;
     List<List<Integer>> strategy = new ArrayList<>();
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      if (tag >>> 3 == 1) {
-        name = in.readString();
-      } else if (tag >>> 3 == 2) {
-        CodedInputStream s = CodedInputStream.newInstance(in.readByteArray());
+      if (tag == 10) {
+        name = string(in, bytes.length, "The name of a strategy item");
+      } else if (tag == 18) {
+        byte[] body = field(in, bytes.length, "The strategies of '" + name + "'");
+        CodedInputStream s = CodedInputStream.newInstance(body);
         for (int t = s.readTag(); t != 0; t = s.readTag()) {
           if (t >>> 3 == 1) {
             stage = s.readUInt32();
-          } else if (t >>> 3 == 2) {
-            strategy.add(readDims(s.readByteArray()));
+          } else if (t == 18) {
+            strategy.add(readDims(field(s, body.length, "A strategy of '" + name + "'")));
           } else {
             s.skipField(t);
           }
@@ -316,22 +368,23 @@ public final class StrategyFile {
     List<Integer> map = List.of();
     int[] ints = new int[3];
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-      if (tag >>> 3 == 1) {
-        name = in.readString();
-      } else if (tag >>> 3 == 2) {
-        CodedInputStream p = CodedInputStream.newInstance(in.readByteArray());
+      if (tag == 10) {
+        name = string(in, bytes.length, "The name of a layout item");
+      } else if (tag == 18) {
+        byte[] body = field(in, bytes.length, "The layouts of '" + name + "'");
+        CodedInputStream p = CodedInputStream.newInstance(body);
         boolean firstDev = true;
         boolean firstMap = true;
         for (int t = p.readTag(); t != 0; t = p.readTag()) {
-          int field = t >>> 3;
-          if (field == 1 && firstDev) {
-            dev = readDims(p.readByteArray());
+          int number = t >>> 3;
+          if (t == 10 && firstDev) {
+            dev = readDims(field(p, body.length, "The device matrix of '" + name + "'"));
             firstDev = false;
-          } else if (field == 2 && firstMap) {
-            map = readDims(p.readByteArray());
+          } else if (t == 18 && firstMap) {
+            map = readDims(field(p, body.length, "The tensor map of '" + name + "'"));
             firstMap = false;
-          } else if (field >= 5 && field <= 7) {
-            ints[field - 5] = p.readInt32();
+          } else if (number >= 5 && number <= 7) {
+            ints[number - 5] = p.readInt32();
           } else {
             p.skipField(t);
           }
@@ -343,6 +396,10 @@ public final class StrategyFile {
     out.put(name, new LayoutEntry(dev, map, List.of(), ints[0], ints[1], ints[2]));
   }
 
+  private static String string(CodedInputStream in, int size, String what) throws IOException {
+    return new String(field(in, size, what), StandardCharsets.UTF_8);
+  }
+
   /** {@code repeated (u)int32/int64 dim = 1}, packed or not. */
   private static List<Integer> readDims(byte[] bytes) throws IOException {
     CodedInputStream in = CodedInputStream.newInstance(bytes);
@@ -351,11 +408,11 @@ public final class StrategyFile {
       if (tag == (1 << 3)) {
         out.add((int) in.readInt64());
       } else if (tag == ((1 << 3) | 2)) {
-        int limit = in.pushLimit(in.readRawVarint32());
-        while (in.getBytesUntilLimit() > 0) {
-          out.add((int) in.readInt64());
+        byte[] packed = field(in, bytes.length, "A packed list of dims");
+        CodedInputStream p = CodedInputStream.newInstance(packed);
+        while (!p.isAtEnd()) {
+          out.add((int) p.readInt64());
         }
-        in.popLimit(limit);
       } else {
         in.skipField(tag);
       }

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ReadLimit;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.nio.ByteBuffer;
@@ -94,12 +95,13 @@ public final class Tensor {
 
   /** A tensor from little-endian raw bytes in {@code dtype}'s layout (NumPy's {@code tobytes}). */
   public static Tensor fromBytes(DType dtype, Shape shape, byte[] bytes) {
-    Tensor t = zeros(dtype, shape);
-    int n = t.size();
-    if (bytes.length != (long) n * dtype.itemSize()) {
+    // Checked before anything is allocated: the shape may come from a file (a checkpoint).
+    if (bytes.length != ReadLimit.byteSize(shape.dims(), dtype.itemSize())) {
       throw MsException.valueError(
           "For 'Tensor', " + bytes.length + " bytes do not hold " + shape + " of " + dtype + ".");
     }
+    Tensor t = zeros(dtype, shape);
+    int n = t.size();
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < n; i++) {
       switch (dtype) {

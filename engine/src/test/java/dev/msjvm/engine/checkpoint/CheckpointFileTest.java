@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.google.protobuf.CodedOutputStream;
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ReadLimit;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Tensor;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -17,6 +22,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -119,15 +125,167 @@ class CheckpointFileTest {
     Files.write(cut, Arrays.copyOf(bytes, bytes.length - 10));
     Path junk = dir.resolve("junk.ckpt");
     Files.write(junk, "not a checkpoint at all, just text\n".getBytes());
+    // MindSpore's text; where a declared length runs past the end, the sizes on a second line.
     for (Path p : List.of(cut, junk)) {
       MsException e = assertThrows(MsException.class, () -> new CheckpointFile().read(p));
       assertEquals(MsException.Kind.VALUE_ERROR, e.kind());
       assertEquals(
           "Failed to read the checkpoint file "
               + p
-              + ". The file may be corrupted, and the content cannot be parsed.",
+              + ". The file may be corrupted, and the content cannot be parsed."
+              + (p == cut
+                  ? "\nThe checkpoint value at byte 0 declares 276 bytes, but only 266 are left."
+                  : ""),
           e.getMessage());
     }
+  }
+
+  /** One {@code Checkpoint} message of one tensor Value, dims not packed, as MindSpore writes. */
+  private static byte[] crafted(String tag, long[] dims, String type, byte[] content)
+      throws IOException {
+    ByteArrayOutputStream tensor = new ByteArrayOutputStream();
+    CodedOutputStream t = CodedOutputStream.newInstance(tensor);
+    for (long d : dims) {
+      t.writeInt64(1, d);
+    }
+    t.writeString(2, type);
+    t.writeByteArray(3, content);
+    t.flush();
+    ByteArrayOutputStream value = new ByteArrayOutputStream();
+    CodedOutputStream v = CodedOutputStream.newInstance(value);
+    v.writeString(1, tag);
+    v.writeByteArray(2, tensor.toByteArray());
+    v.flush();
+    ByteArrayOutputStream file = new ByteArrayOutputStream();
+    CodedOutputStream f = CodedOutputStream.newInstance(file);
+    f.writeByteArray(1, value.toByteArray());
+    f.flush();
+    return file.toByteArray();
+  }
+
+  /**
+   * The MsException {@code read} throws, asserting that this thread allocated under 16 MiB on the
+   * way (HotSpot's per-thread allocation counter): the declared size was refused, not allocated.
+   */
+  private static MsException refusedCheaply(Executable read) {
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long before = mx.getCurrentThreadAllocatedBytes();
+    MsException e = assertThrows(MsException.class, read);
+    long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+    assertTrue(allocated < 16 << 20, "allocated " + allocated + " bytes before refusing");
+    return e;
+  }
+
+  private String loadFailed(Path p) {
+    return "\nFor 'load_checkpoint', failed to load the checkpoint file " + p + ".";
+  }
+
+  @Test
+  void aTinyFileDeclaringAHugeFloat32TensorIsRefusedBeforeAllocating() throws IOException {
+    // 300 million floats (1.2 GB) declared by a 28-byte file holding one float.
+    Path p = dir.resolve("huge32.ckpt");
+    Files.write(p, crafted("w", new long[] {300_000_000}, "Float32", new byte[4]));
+    assertEquals(28, Files.size(p));
+    MsException e = refusedCheaply(() -> new CheckpointFile().read(p));
+    assertEquals(MsException.Kind.VALUE_ERROR, e.kind());
+    assertEquals(
+        "The checkpoint entry 'w' declares shape [300000000] of Float32 (1200000000 bytes) but"
+            + " holds 4 bytes."
+            + loadFailed(p),
+        e.getMessage());
+  }
+
+  @Test
+  void aTinyFileDeclaringMoreFloat64sThanTheHeapHoldsIsTheSizedErrorNotOutOfMemory()
+      throws IOException {
+    long elements = Runtime.getRuntime().maxMemory() / 8 + 1;
+    assumeTrue(elements < ReadLimit.MAX_ARRAY, "a heap too large to overflow with one array");
+    Path p = dir.resolve("huge64.ckpt");
+    Files.write(p, crafted("w", new long[] {elements}, "Float64", new byte[8]));
+    MsException e = refusedCheaply(() -> new CheckpointFile().read(p));
+    assertEquals(MsException.Kind.VALUE_ERROR, e.kind());
+    assertEquals(
+        "The checkpoint entry 'w' declares shape ["
+            + elements
+            + "] of Float64 ("
+            + elements * 8
+            + " bytes) but holds 8 bytes."
+            + loadFailed(p),
+        e.getMessage());
+  }
+
+  @Test
+  void dimsWhoseProductOverflowsAreRefused() throws IOException {
+    long d = Integer.MAX_VALUE;
+    Path p = dir.resolve("overflow.ckpt");
+    Files.write(p, crafted("w", new long[] {d, d, d}, "Float64", new byte[8]));
+    MsException e = refusedCheaply(() -> new CheckpointFile().read(p));
+    assertEquals(
+        "The checkpoint entry 'w' declares shape [2147483647, 2147483647, 2147483647] of Float64,"
+            + " too many bytes to count, but holds 8 bytes."
+            + loadFailed(p),
+        e.getMessage());
+  }
+
+  @Test
+  void aContentLengthPastTheEndOfTheFileIsTheCorruptFileErrorWithTheSizes() throws IOException {
+    // The Value and Tensor lengths fit the file; the content's length prefix says 1.2 GB.
+    byte[] ok = crafted("w", new long[] {300_000_000}, "Float32", new byte[4]);
+    byte[] lying = Arrays.copyOf(ok, ok.length + 4);
+    int at = ok.length - 5; // the content's length byte (0x04), then its 4 bytes
+    assertEquals(4, lying[at]);
+    byte[] varint = HexFormat.of().parseHex("80989abc04"); // 1200000000
+    System.arraycopy(varint, 0, lying, at, 5);
+    System.arraycopy(ok, at + 1, lying, at + 5, 4);
+    lying[1] += 4; // Value length
+    lying[6] += 4; // Tensor length
+    Path p = dir.resolve("lying.ckpt");
+    Files.write(p, lying);
+    MsException e = refusedCheaply(() -> new CheckpointFile().read(p));
+    assertEquals(MsException.Kind.VALUE_ERROR, e.kind());
+    assertEquals(
+        "Failed to read the checkpoint file "
+            + p
+            + ". The file may be corrupted, and the content cannot be parsed.\nThe tensor content"
+            + " of 'w' declares 1200000000 bytes, but only 4 are left.",
+        e.getMessage());
+  }
+
+  @Test
+  void aTensorOverTheReadLimitIsRefusedWholeOrJoinedFromSlices() throws IOException {
+    Tensor t = Tensor.zeros(DType.FLOAT32, Shape.of(64)); // 256 bytes
+    Path whole = dir.resolve("whole.ckpt");
+    new CheckpointFile().write(whole, List.of(ofTensor("w", t)));
+    Path sliced = dir.resolve("sliced.ckpt");
+    new CheckpointFile(64).write(sliced, List.of(ofTensor("w", t)));
+    CheckpointFile limited = new CheckpointFile(CheckpointFile.SLICE_BYTES, new ReadLimit(100));
+    MsException e = assertThrows(MsException.class, () -> limited.read(whole));
+    assertEquals(MsException.Kind.VALUE_ERROR, e.kind());
+    assertEquals(
+        "The tensor content of 'w' declares 256 bytes, over the limit of 100 bytes set by"
+            + " msjvm.maxReadBytes."
+            + loadFailed(whole),
+        e.getMessage());
+    e = assertThrows(MsException.class, () -> limited.read(sliced));
+    assertEquals(
+        "The tensor content of 'w', joined from 4 values, declares 256 bytes, over the limit of"
+            + " 100 bytes set by msjvm.maxReadBytes."
+            + loadFailed(sliced),
+        e.getMessage());
+    CheckpointFile enough = new CheckpointFile(CheckpointFile.SLICE_BYTES, new ReadLimit(256));
+    assertEquals(t.toList(), only(enough.read(sliced), "w").toList());
+  }
+
+  @Test
+  void moreDimsThanNumpyAllowsAreRefused() throws IOException {
+    long[] dims = new long[65];
+    Arrays.fill(dims, 1);
+    Path p = dir.resolve("rank65.ckpt");
+    Files.write(p, crafted("w", dims, "Float32", new byte[4]));
+    MsException e = assertThrows(MsException.class, () -> new CheckpointFile().read(p));
+    assertEquals(MsException.Kind.VALUE_ERROR, e.kind());
+    assertEquals("'w' declares more than 64 dims, numpy's limit." + loadFailed(p), e.getMessage());
   }
 
   @Test

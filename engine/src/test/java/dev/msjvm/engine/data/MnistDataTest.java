@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ReadLimit;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.io.IOException;
@@ -84,7 +85,13 @@ class MnistDataTest {
   void truncatedFiles() throws IOException {
     write(dir, "train", 3, 2051, 1);
     MsException e = assertThrows(MsException.class, () -> MnistData.read(dir, "train"));
-    assertTrue(e.getMessage().contains("is truncated: expected 34 bytes."), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                dir.resolve("train-images-idx3-ubyte")
+                    + " is truncated: its header declares 3 images of 2 x 3 pixels, 18 bytes, but"
+                    + " only 17 are left after the header."),
+        e.getMessage());
     Files.write(dir.resolve("train-images-idx3-ubyte"), new byte[] {0, 0, 8});
     e = assertThrows(MsException.class, () -> MnistData.read(dir, "train"));
     assertTrue(e.getMessage().contains("its header needs 16 bytes"), e.getMessage());
@@ -96,5 +103,84 @@ class MnistDataTest {
     assertTrue(
         e.getMessage().contains("no valid data matching the dataset API MnistDataset"),
         e.getMessage());
+  }
+
+  /** Idx files holding only headers: {@code images} images of {@code rows x cols}, labels. */
+  private void headers(int images, int rows, int cols, int labels) throws IOException {
+    Files.write(
+        dir.resolve("train-images-idx3-ubyte"),
+        ByteBuffer.allocate(16).putInt(2051).putInt(images).putInt(rows).putInt(cols).array());
+    Files.write(
+        dir.resolve("train-labels-idx1-ubyte"),
+        ByteBuffer.allocate(8).putInt(2049).putInt(labels).array());
+  }
+
+  private MsException refused() {
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    long before = mx.getCurrentThreadAllocatedBytes();
+    MsException e = assertThrows(MsException.class, () -> MnistData.read(dir, "train"));
+    long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+    assertTrue(allocated < 1 << 20, "allocated " + allocated + " bytes before refusing");
+    assertEquals(MsException.Kind.RUNTIME_ERROR, e.kind());
+    return e;
+  }
+
+  @Test
+  void headerCountsPastTheFileAreRefusedWithTheDeclaredAndAvailableSizes() throws IOException {
+    headers(300_000_000, 28, 28, 300_000_000);
+    MsException e = refused();
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "[ERROR] Invalid mnist file, "
+                    + dir.resolve("train-images-idx3-ubyte")
+                    + " is truncated: its header declares 300000000 images of 28 x 28 pixels,"
+                    + " 235200000000 bytes, but only 0 are left after the header.\n"),
+        e.getMessage());
+  }
+
+  @Test
+  void headerCountsAreUnsigned() throws IOException {
+    headers(-1, 2, 3, -1); // 0xffffffff images
+    MsException e = refused();
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "its header declares 4294967295 images of 2 x 3 pixels, 25769803770 bytes, but"
+                    + " only 0 are left after the header."),
+        e.getMessage());
+  }
+
+  @Test
+  void imageDimsWhoseProductWrapsAreRefused() throws IOException {
+    // 16 * 2^30 * 2^30 = 2^64 wraps a long to 0 pixels: the header must not pass as "no pixels".
+    headers(16, 1 << 30, 1 << 30, 16);
+    Files.write(
+        dir.resolve("train-labels-idx1-ubyte"),
+        ByteBuffer.allocate(8 + 16).putInt(2049).putInt(16).array());
+    MsException e = refused();
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "Invalid mnist file, "
+                    + dir.resolve("train-images-idx3-ubyte")
+                    + " declares images of 1073741824 x 1073741824."),
+        e.getMessage());
+  }
+
+  @Test
+  void aFileOverTheReadLimitIsRefusedBeforeItIsRead() throws IOException {
+    write(dir, "train", 4, 2051, 0); // 40 bytes of images
+    MsException e =
+        assertThrows(MsException.class, () -> MnistData.read(dir, "train", new ReadLimit(20)));
+    assertEquals(MsException.Kind.RUNTIME_ERROR, e.kind());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                dir.resolve("train-images-idx3-ubyte")
+                    + " is 40 bytes, over the limit of 20 bytes set by msjvm.maxReadBytes."),
+        e.getMessage());
+    assertEquals(4, MnistData.read(dir, "train", new ReadLimit(40)).size());
   }
 }

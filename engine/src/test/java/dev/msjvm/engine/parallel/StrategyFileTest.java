@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.protobuf.UnknownFieldSet;
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ReadLimit;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -110,5 +112,60 @@ class StrategyFileTest {
     StrategyFile.OperatorStrategies back = StrategyFile.readOperators(file);
     assertEquals(ops.in(), back.in());
     assertEquals(ops.out(), back.out());
+  }
+
+  private static MsException refused(Path file) {
+    MsException e = assertThrows(MsException.class, () -> StrategyFile.read(file));
+    assertEquals(MsException.Kind.RUNTIME_ERROR, e.kind());
+    return e;
+  }
+
+  @Test
+  void aLengthPastTheEndIsRefusedWithTheDeclaredAndAvailableSizes(@TempDir Path dir)
+      throws Exception {
+    // current_stage 1, then a strategy item declaring 2^31 - 1 bytes followed by 3.
+    Path file = dir.resolve("huge.ckpt");
+    Files.write(file, HexFormat.of().parseHex("0801" + "12ffffffff07" + "0a0141"));
+    assertEquals(
+        "Load strategy file failed: "
+            + file
+            + ": The strategy item at byte 2 declares 2147483647 bytes, but only 3 are left",
+        refused(file).getMessage());
+    // Inside an item that fits: its name declares 100 bytes of the 1 left in the item.
+    Files.write(file, HexFormat.of().parseHex("0801" + "1203" + "0a6441"));
+    assertEquals(
+        "Load strategy file failed: "
+            + file
+            + ": The name of a strategy item declares 100 bytes, but only 1 are left",
+        refused(file).getMessage());
+    // A length of 2^64 - 1: ten varint bytes.
+    Files.write(file, HexFormat.of().parseHex("1a" + "ffffffffffffffffff01"));
+    assertEquals(
+        "Load strategy file failed: "
+            + file
+            + ": The layout item at byte 0 declares a size that does not fit in 63 bits",
+        refused(file).getMessage());
+  }
+
+  @Test
+  void aFileOverTheReadLimitIsRefusedBeforeItIsRead(@TempDir Path dir) throws Exception {
+    for (String name : List.of("s.ckpt", "s.json")) {
+      Path file = dir.resolve(name);
+      StrategyFile.write(file, seed());
+      long size = Files.size(file);
+      MsException e =
+          assertThrows(MsException.class, () -> StrategyFile.read(file, new ReadLimit(size - 1)));
+      assertEquals(MsException.Kind.RUNTIME_ERROR, e.kind());
+      assertEquals(
+          "Load strategy file failed: "
+              + file
+              + " is "
+              + size
+              + " bytes, over the limit of "
+              + (size - 1)
+              + " bytes set by msjvm.maxReadBytes.",
+          e.getMessage());
+      assertEquals(seed().strategies(), StrategyFile.read(file, new ReadLimit(size)).strategies());
+    }
   }
 }
