@@ -1,9 +1,88 @@
-"""Runs a script as ``__main__`` the way ``python SCRIPT ARGS`` does; called by the JVM launchers."""
+"""Runs a script as ``__main__`` the way ``python SCRIPT ARGS`` does; called by the JVM launchers.
+
+It also keeps what CPython's reference counting gives for free: a file a script opens and never
+closes (``open("f", "w").write(data)``) is flushed and closed when the interpreter ends, so its
+bytes reach the disk as under CPython. GraalPy frees objects only when the Java heap is collected,
+so without this the buffered bytes were lost.
+"""
+import _io
+import atexit
 import builtins
+import io
 import os
 import sys
 import traceback
 import types
+import weakref
+
+_HOST = None
+
+# Every file object opened through open()/io.open() in this interpreter, weakly held.
+_OPEN_FILES = weakref.WeakSet()
+_IO_OPEN = _io.open
+
+
+def _open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True,
+          opener=None):
+    f = _IO_OPEN(file, mode, buffering, encoding, errors, newline, closefd, opener)
+    _OPEN_FILES.add(f)
+    return f
+
+
+_open.__doc__ = _IO_OPEN.__doc__
+_open.__name__ = "open"
+_open.__qualname__ = "open"
+
+
+def close_files():
+    """Flushes and closes every file still open (the interpreter is ending); never raises."""
+    for f in list(_OPEN_FILES):
+        try:
+            if not f.closed:
+                f.close()
+        except Exception:  # pylint: disable=broad-except
+            pass  # a file that cannot be flushed (full disk, quota) keeps what it wrote so far
+
+
+def finish():
+    """What CPython does after the main module: joins the non-daemon threads, runs the exit
+    handlers (the files left open are closed by the last of them), flushes the standard streams.
+
+    The JVM calls it as Python code, so a stop can interrupt a thread that never ends; the
+    interpreter is then closed without waiting for anything.
+    """
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        threading._shutdown()  # pylint: disable=protected-access
+    try:
+        atexit._run_exitfuncs()  # pylint: disable=protected-access
+    finally:
+        atexit._clear()  # pylint: disable=protected-access
+        close_files()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # pylint: disable=broad-except
+                pass
+
+
+def bind_host(host, sandboxed=False):
+    """Called once by the JVM when it builds this interpreter: the shim's Java ``Host``; a server
+    job's interpreter is ``sandboxed`` (its forbidden calls raise ``PermissionError``)."""
+    global _HOST  # pylint: disable=global-statement
+    _HOST = host
+    if sandboxed:
+        import _msjvm_sandbox  # pylint: disable=import-outside-toplevel
+        _msjvm_sandbox.install()
+    builtins.open = io.open = _io.open = _open
+    # Registered before any script runs, so it runs after the script's own exit handlers (and,
+    # as for CPython, after non-daemon threads were joined).
+    atexit.register(close_files)
+
+
+def host_object():
+    """The raw Java ``Host`` (for ``mindspore._host``, the one module that talks to Java)."""
+    return _HOST
 
 
 def _fresh_main(path):

@@ -52,10 +52,11 @@ import org.graalvm.polyglot.Value;
  * The narrow Java API that the Python package {@code mindspore} calls: one instance per
  * interpreter.
  *
- * <p>Python reaches it as {@code polyglot.import_value("msjvm_host")} from the single private
- * module {@code mindspore/_host.py}; only plain data and engine objects cross. Example: the shim's
- * {@code set_auto_parallel_context(device_num=8)} checks the argument in Python, then calls {@code
- * host.session().autoParallelContext().set("device_num", 8)}.
+ * <p>The JVM hands it to the interpreter's bootstrap module ({@code _msjvm_main.bind_host}), and
+ * the single private module {@code mindspore/_host.py} takes it from there; only plain data and
+ * engine objects cross, and Python sees only the members {@link ShimAccess} allows. Example: the
+ * shim's {@code set_auto_parallel_context(device_num=8)} checks the argument in Python, then calls
+ * {@code host.session().autoParallelContext().set("device_num", 8)}.
  */
 public final class Host {
   /** The {@code search_mode}s the engine searches with in {@code auto_parallel}. */
@@ -816,6 +817,7 @@ public final class Host {
    */
   public String pythonTypeOf(Object t) {
     return switch (t) {
+      case null -> null;
       case MsException e -> e.pythonType();
       case SecurityException e -> "PermissionError"; // a sandboxed job's file access outside it
       case OutOfMemoryError e -> "MemoryError";

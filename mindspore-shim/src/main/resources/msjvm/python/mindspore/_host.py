@@ -8,7 +8,9 @@ come back wrapped the same way.
 """
 import polyglot
 
-_HOST = polyglot.import_value("msjvm_host")
+import _msjvm_main
+
+_HOST = _msjvm_main.host_object()
 
 _BUILTIN_ERRORS = {
     "TypeError": TypeError,

@@ -3,11 +3,11 @@ package dev.msjvm.frontend;
 import java.nio.file.Path;
 
 /** Where msjvm keeps files it makes once per machine (the extracted shim, numpy for GraalPy). */
-final class Caches {
+public final class Caches {
   private Caches() {}
 
   /** {@code $MSJVM_CACHE}, else {@code $XDG_CACHE_HOME/msjvm}, else {@code ~/.cache/msjvm}. */
-  static Path root() {
+  public static Path root() {
     String explicit = System.getenv("MSJVM_CACHE");
     if (explicit != null && !explicit.isBlank()) {
       return Path.of(explicit);

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -30,20 +31,68 @@ import java.util.UUID;
 public final class MsRun {
   private MsRun() {}
 
+  /** The job directory of a server's child launcher (its sandbox); unset: unrestricted. */
+  public static final String ENV_SANDBOX_DIR = "MSJVM_SANDBOX_DIR";
+
+  /** Folders a child's ranks may read (path-separated). */
+  public static final String ENV_SANDBOX_READONLY = "MSJVM_SANDBOX_READONLY";
+
+  /** The bytes and files a child's job may hold in its directory. */
+  public static final String ENV_MAX_BYTES = "MSJVM_SANDBOX_MAX_BYTES";
+
+  public static final String ENV_MAX_FILES = "MSJVM_SANDBOX_MAX_FILES";
+
+  /** The bytes each log of a child's job keeps ({@link CappedLog}). */
+  public static final String ENV_LOG_LIMIT = "MSJVM_LOG_LIMIT_BYTES";
+
+  /** Where a child leaves each rank's exit status (comma-separated). */
+  public static final String ENV_RANK_STATUS_FILE = "MSJVM_RANK_STATUS_FILE";
+
+  /** The server's process id: the child ends itself when that process is gone. */
+  public static final String ENV_PARENT_PID = "MSJVM_PARENT_PID";
+
+  /** Where msjvm's per-machine caches are ({@link Caches}). */
+  public static final String ENV_CACHE = "MSJVM_CACHE";
+
   public static void main(String[] argv) {
-    // A job server's child process (a job with its own heap) asks for its sandbox and where to
-    // leave each rank's status through the environment.
-    String sandboxDir = System.getenv("MSJVM_SANDBOX_DIR");
+    Map<String, String> env = System.getenv();
+    watchParent(env.get(ENV_PARENT_PID));
+    // A job server's child process (a job with its own heap) asks for its sandbox, its limits and
+    // where to leave each rank's status through the environment.
+    String sandboxDir = env.get(ENV_SANDBOX_DIR);
     PythonRuntime.Sandbox sandbox = null;
     if (sandboxDir != null && !sandboxDir.isEmpty()) {
       List<Path> readOnly = new ArrayList<>();
-      String ro = System.getenv().getOrDefault("MSJVM_SANDBOX_READONLY", "");
-      for (String p : ro.split(java.io.File.pathSeparator)) {
+      for (String p :
+          env.getOrDefault(ENV_SANDBOX_READONLY, "").split(java.io.File.pathSeparator)) {
         if (!p.isEmpty()) {
           readOnly.add(Path.of(p));
         }
       }
-      sandbox = new PythonRuntime.Sandbox(Path.of(sandboxDir), readOnly);
+      DiskQuota quota =
+          new DiskQuota(
+              longOr(env.get(ENV_MAX_BYTES), Long.MAX_VALUE),
+              longOr(env.get(ENV_MAX_FILES), Long.MAX_VALUE));
+      Path dir = Path.of(sandboxDir);
+      quota.measure(dir, dir.resolve("logs"));
+      sandbox = new PythonRuntime.Sandbox(dir, readOnly, quota);
+    }
+    long logLimit = longOr(env.get(ENV_LOG_LIMIT), CappedLog.UNLIMITED);
+    // The console (stdout and stderr, one file under the server) keeps at most logLimit bytes.
+    PrintStream console = System.out;
+    if (logLimit != CappedLog.UNLIMITED) {
+      console =
+          new PrintStream(
+              new CappedLog(new java.io.FileOutputStream(java.io.FileDescriptor.out), logLimit),
+              true,
+              StandardCharsets.UTF_8);
+      System.setOut(console);
+      System.setErr(console);
+    }
+    // The ranks see msrun's variables, not the ones that configure this launcher.
+    Map<String, String> rankBase = new HashMap<>(env);
+    if (sandbox != null) {
+      rankBase.keySet().removeIf(k -> k.startsWith("MSJVM_"));
     }
     Outcome outcome;
     try (PythonRuntime runtime = PythonRuntime.create()) {
@@ -51,14 +100,13 @@ public final class MsRun {
           launch(
               List.of(argv),
               runtime,
-              System.getenv(),
+              rankBase,
               Path.of(""),
               System.in,
-              System.out,
-              sandbox,
-              r -> {});
+              console,
+              new Controls(sandbox, logLimit, r -> {}));
     }
-    String statusFile = System.getenv("MSJVM_RANK_STATUS_FILE");
+    String statusFile = env.get(ENV_RANK_STATUS_FILE);
     if (statusFile != null && !statusFile.isEmpty()) {
       try {
         Files.writeString(
@@ -67,10 +115,48 @@ public final class MsRun {
                 .map(String::valueOf)
                 .collect(java.util.stream.Collectors.joining(",")));
       } catch (IOException e) {
-        System.err.println("msrun: could not write " + statusFile + ": " + e);
+        console.println("msrun: could not write " + statusFile + ": " + e);
       }
     }
+    console.flush();
+    if (logLimit != CappedLog.UNLIMITED) {
+      console.close(); // appends the kept tail
+    }
     System.exit(outcome.status());
+  }
+
+  private static long longOr(String value, long otherwise) {
+    return value == null || value.isBlank() ? otherwise : Long.parseLong(value.trim());
+  }
+
+  /**
+   * A child of the job server ends itself (status 143) within a second of the server process going
+   * away, however the server ended (even {@code kill -9}), so no job outlives its server.
+   */
+  private static void watchParent(String pid) {
+    if (pid == null || pid.isBlank()) {
+      return;
+    }
+    Optional<ProcessHandle> parent = ProcessHandle.of(Long.parseLong(pid.trim()));
+    if (parent.isEmpty()) {
+      Runtime.getRuntime().halt(143);
+    }
+    ProcessHandle server = parent.get();
+    Thread watcher =
+        new Thread(
+            () -> {
+              while (server.isAlive()) {
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+              Runtime.getRuntime().halt(143);
+            },
+            "msjvm-parent-watch");
+    watcher.setDaemon(true);
+    watcher.start();
   }
 
   /** Runs msrun with {@code argv}; returns the exit status. Console output goes to {@code out}. */
@@ -81,7 +167,7 @@ public final class MsRun {
       Path cwd,
       InputStream in,
       PrintStream console) {
-    return launch(argv, runtime, baseEnv, cwd, in, console, null, r -> {}).status();
+    return launch(argv, runtime, baseEnv, cwd, in, console, Controls.NONE).status();
   }
 
   /**
@@ -95,10 +181,19 @@ public final class MsRun {
   }
 
   /**
-   * {@link #run}, with every rank under {@code sandbox} (null: unrestricted), handing the job's
-   * {@link RankRunner} to {@code started} before any rank starts (so another thread can {@link
-   * RankRunner#cancel} it), and returning every rank's status.
+   * What a job server adds to a launch: the ranks' {@code sandbox} (null: unrestricted), the bytes
+   * each rank's log keeps ({@link CappedLog}), and {@code started}, which gets the job's {@link
+   * RankRunner} before any rank starts (so another thread can {@link RankRunner#cancel} it).
    */
+  public record Controls(
+      PythonRuntime.Sandbox sandbox,
+      long logLimit,
+      java.util.function.Consumer<RankRunner> started) {
+    /** The command line's: unrestricted, unlimited. */
+    public static final Controls NONE = new Controls(null, CappedLog.UNLIMITED, r -> {});
+  }
+
+  /** {@link #run} under {@code controls}, returning every rank's status. */
   public static Outcome launch(
       List<String> argv,
       PythonRuntime runtime,
@@ -106,8 +201,7 @@ public final class MsRun {
       Path cwd,
       InputStream in,
       PrintStream console,
-      PythonRuntime.Sandbox sandbox,
-      java.util.function.Consumer<RankRunner> started) {
+      Controls controls) {
     MsRunOptions opts;
     try {
       opts = MsRunOptions.parse(argv);
@@ -148,15 +242,15 @@ public final class MsRun {
         Job.local(
             "msrun-" + UUID.randomUUID().toString().substring(0, 8),
             opts.workerNum(),
-            Duration.ofSeconds(opts.clusterTimeOut() < 0 ? 365L * 86400 : opts.clusterTimeOut()));
+            Duration.ofSeconds(opts.clusterTimeOut()));
     String logName = formatLogName(opts.workerLogName());
     Map<Integer, Path> logs = new HashMap<>();
     List<OutputStream> streams = new ArrayList<>();
     RankRunner.Result result;
     try {
       Files.createDirectories(logDir);
-      RankRunner runner = new RankRunner(runtime, sandbox);
-      started.accept(runner);
+      RankRunner runner = new RankRunner(runtime, controls.sandbox());
+      controls.started().accept(runner);
       result =
           runner.run(
               job,
@@ -167,7 +261,8 @@ public final class MsRun {
               rank -> {
                 Path log = logDir.resolve(logName + "_" + rank.rank() + ".log");
                 logs.put(rank.rank(), log);
-                OutputStream tee = openLog(log, opts.tails(rank.rank()) ? console : null);
+                OutputStream tee =
+                    openLog(log, controls.logLimit(), opts.tails(rank.rank()) ? console : null);
                 synchronized (streams) {
                   streams.add(tee);
                 }
@@ -233,9 +328,9 @@ public final class MsRun {
     return name;
   }
 
-  private static OutputStream openLog(Path log, PrintStream console) {
+  private static OutputStream openLog(Path log, long limit, PrintStream console) {
     try {
-      return new LineTee(Files.newOutputStream(log), console);
+      return new LineTee(CappedLog.of(Files.newOutputStream(log), limit), console);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -102,6 +102,13 @@ public record MsRunOptions(
         }
       }
     }
+    String timeout = values.get("cluster_time_out");
+    if (timeout != null && Integer.parseInt(timeout.trim()) <= 0) {
+      // msrun would wait forever or time out at once; here the job's every wait has this limit.
+      throw new UsageError(
+          "argument --cluster_time_out: must be a positive number of seconds, got "
+              + timeout.trim());
+    }
     String join = values.getOrDefault("join", "False");
     if (!join.equals("True") && !join.equals("False")) {
       throw new UsageError(

@@ -4,9 +4,12 @@ import dev.msjvm.engine.job.Session;
 import dev.msjvm.shim.DeviceProbe;
 import dev.msjvm.shim.FilePolicy;
 import dev.msjvm.shim.Host;
+import dev.msjvm.shim.ShimAccess;
 import dev.msjvm.shim.ShimFiles;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +19,10 @@ import java.util.Optional;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.EnvironmentAccess;
-import org.graalvm.polyglot.HostAccess;
 import org.graalvm.polyglot.PolyglotAccess;
 import org.graalvm.polyglot.Value;
 import org.graalvm.polyglot.io.IOAccess;
+import org.graalvm.polyglot.io.ProcessHandler;
 
 /**
  * Runs Python scripts with the {@code mindspore} shim: one shared polyglot {@link Engine}, one
@@ -104,7 +107,8 @@ public final class PythonRuntime implements AutoCloseable {
       try (Context probe =
           Context.newBuilder("python")
               .engine(engine)
-              .allowHostAccess(HostAccess.ALL)
+              // Every context of one engine must have the same host access.
+              .allowHostAccess(ShimAccess.policy())
               .allowIO(IOAccess.ALL)
               .build()) {
         home = Path.of(probe.eval("python", "__graalpython__.home").asString());
@@ -119,12 +123,30 @@ public final class PythonRuntime implements AutoCloseable {
    * readOnly} (plus the shim), no processes, no sockets, no native code, no host class lookup (the
    * shim's host object stays the only way into Java).
    */
-  public record Sandbox(Path directory, List<Path> readOnly) {
+  public record Sandbox(Path directory, List<Path> readOnly, DiskQuota quota) {
     public Sandbox {
       Objects.requireNonNull(directory);
       readOnly = List.copyOf(readOnly);
+      Objects.requireNonNull(quota);
+    }
+
+    /** No limit on the files and bytes the job may write. */
+    public Sandbox(Path directory, List<Path> readOnly) {
+      this(directory, readOnly, DiskQuota.unlimited());
     }
   }
+
+  /** A sandboxed job's process handler: every request is refused, nothing ever starts. */
+  private static final ProcessHandler NO_PROCESSES =
+      new ProcessHandler() {
+        @Override
+        public Process start(ProcessCommand command) throws IOException {
+          throw new AccessDeniedException(
+              command.getCommand().isEmpty() ? "" : command.getCommand().get(0),
+              null,
+              "msjvm sandbox: a job may not start processes");
+        }
+      };
 
   /** A fresh interpreter for one rank, with the shim importable and its host bound. */
   public Context newContext(ContextSpec spec) {
@@ -137,7 +159,9 @@ public final class PythonRuntime implements AutoCloseable {
       numpyVenv.ifPresent(readOnly::add);
     }
     SandboxFileSystem sandboxFs =
-        sandbox == null ? null : new SandboxFileSystem(sandbox.directory(), readOnly);
+        sandbox == null
+            ? null
+            : new SandboxFileSystem(sandbox.directory(), readOnly, sandbox.quota());
     FilePolicy files =
         sandboxFs == null
             ? FilePolicy.unrestricted(spec.workingDirectory())
@@ -145,8 +169,10 @@ public final class PythonRuntime implements AutoCloseable {
     Context.Builder builder =
         Context.newBuilder("python")
             .engine(engine)
-            .allowHostAccess(HostAccess.ALL)
-            .allowPolyglotAccess(PolyglotAccess.ALL)
+            // Python reaches Java only through the shim's own classes (no getClass, no
+            // reflection, no JDK members) and shares no polyglot bindings.
+            .allowHostAccess(ShimAccess.policy())
+            .allowPolyglotAccess(PolyglotAccess.NONE)
             .allowIO(
                 sandboxFs == null
                     ? IOAccess.ALL
@@ -155,7 +181,10 @@ public final class PythonRuntime implements AutoCloseable {
                         .allowHostSocketAccess(false)
                         .build())
             .allowCreateThread(true)
-            .allowCreateProcess(sandbox == null)
+            // A sandboxed script asking for a process gets a catchable PermissionError from a
+            // handler that starts nothing (with process creation simply off, GraalPy ends the
+            // whole rank with a Java SecurityException instead).
+            .allowCreateProcess(true)
             .allowNativeAccess(sandbox == null && numpyVenv.isPresent())
             .allowExperimentalOptions(true)
             .allowEnvironmentAccess(EnvironmentAccess.NONE)
@@ -165,6 +194,9 @@ public final class PythonRuntime implements AutoCloseable {
             .out(spec.out())
             .err(spec.err())
             .option("python.PythonPath", shimRoot.toString());
+    if (sandbox != null) {
+      builder.processHandler(NO_PROCESSES);
+    }
     numpyVenv
         .filter(v -> sandbox == null)
         .ifPresent(
@@ -179,8 +211,10 @@ public final class PythonRuntime implements AutoCloseable {
                     // patchelf).
                     .option("python.IsolateNativeModules", "true"));
     Context ctx = builder.build();
-    ctx.getPolyglotBindings()
-        .putMember("msjvm_host", new Host(spec.session(), devices, blas.forContext(), files));
+    // The host object goes straight to the shim's bootstrap module, which hands it to
+    // mindspore._host; nothing is left in the polyglot bindings.
+    ctx.eval("python", "import _msjvm_main\n_msjvm_main.bind_host")
+        .execute(new Host(spec.session(), devices, blas.forContext(), files), sandbox != null);
     return ctx;
   }
 
@@ -206,6 +240,28 @@ public final class PythonRuntime implements AutoCloseable {
     return run.execute(argv.toArray()).asInt();
   }
 
+  /**
+   * Ends the interpreter's run as CPython ends a process (after {@link #runScript}): joins its
+   * non-daemon threads, runs its exit handlers, closes the files the script left open. Runs as
+   * Python code, so {@link Context#interrupt} stops a thread that never ends; the context can then
+   * be closed with {@code close(true)}, which waits for nothing.
+   */
+  public void finish(Context ctx) {
+    ctx.eval("python", "import _msjvm_main\n_msjvm_main.finish()");
+  }
+
+  /**
+   * Flushes and closes the files the script in {@code ctx} left open (after an interrupt, when the
+   * exit handlers do not run). Never throws.
+   */
+  public void closeFiles(Context ctx) {
+    try {
+      ctx.eval("python", "import _msjvm_main\n_msjvm_main.close_files()");
+    } catch (RuntimeException e) {
+      // Closed or cancelled meanwhile: nothing more can be saved.
+    }
+  }
+
   /** Whether numpy built for GraalPy was found (scripts can {@code import numpy}). */
   public boolean hasNumpy() {
     return numpyVenv.isPresent();
@@ -215,5 +271,19 @@ public final class PythonRuntime implements AutoCloseable {
   public void close() {
     blas.close();
     engine.close();
+  }
+
+  /**
+   * Closes the engine even while interpreters still run, cancelling them (a server stopping); never
+   * throws.
+   */
+  public void closeNow() {
+    try {
+      engine.close(true);
+    } catch (RuntimeException e) {
+      // Cancelled contexts report themselves; nothing is left to do.
+    } finally {
+      blas.close();
+    }
   }
 }

@@ -48,6 +48,10 @@ class MsRunOptionsTest {
         "--join=yes|argument --join: invalid choice: 'yes' (choose from True, False)",
         "--bogus=1|unrecognized arguments: --bogus=1",
         "--sim_level=7|argument --sim_level: invalid choice: 7 (choose from 0, 1, 2, 3)",
+        "--cluster_time_out=0|argument --cluster_time_out: must be a positive number of seconds,"
+            + " got 0",
+        "--cluster_time_out=-5|argument --cluster_time_out: must be a positive number of seconds,"
+            + " got -5",
       })
   void badFlagsAreUsageErrors(String flag, String message) {
     var e =

@@ -1,5 +1,7 @@
 package dev.msjvm.frontend.server;
 
+import dev.msjvm.frontend.CappedLog;
+import dev.msjvm.frontend.DiskQuota;
 import dev.msjvm.frontend.MsRun;
 import dev.msjvm.frontend.PythonRuntime;
 import dev.msjvm.frontend.RankRunner;
@@ -15,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -22,10 +25,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Runs submitted scripts as msrun jobs, a bounded number at a time, in their own directories under
@@ -38,17 +48,32 @@ public class JobService {
 
   /** A submission: the script's source, worker count, its arguments, files (name → base64). */
   public record Submission(
-      String script,
-      Integer workers,
-      List<String> args,
-      Map<String, String> files,
-      Integer timeoutSeconds,
-      Integer memoryMb) {}
+      @Schema(required = true, minLength = 1, description = "the Python source of the script")
+          String script,
+      @Schema(minimum = "1", description = "ranks (msrun workers); at most --max-workers")
+          Integer workers,
+      @Schema(description = "sys.argv[1:]") List<String> args,
+      @Schema(description = "files to place in the job directory: relative name -> base64")
+          Map<String, String> files,
+      @Schema(minimum = "1", description = "wall-time limit, at most --max-wall-seconds")
+          Integer timeoutSeconds,
+      @Schema(minimum = "64", description = "the job's own JVM heap, at most --max-memory-mb")
+          Integer memoryMb) {}
 
   /** Thrown for a submission the server refuses (HTTP 400). */
   public static final class BadRequest extends RuntimeException {
     BadRequest(String message) {
       super(message);
+    }
+  }
+
+  /** Thrown when the queue is full (HTTP 429 with {@code Retry-After}). */
+  public static final class Busy extends RuntimeException {
+    final int retryAfterSeconds;
+
+    Busy(String message, int retryAfterSeconds) {
+      super(message);
+      this.retryAfterSeconds = retryAfterSeconds;
     }
   }
 
@@ -68,9 +93,34 @@ public class JobService {
   @ConfigProperty(name = "msjvm.server.max-memory-mb", defaultValue = "4096")
   int maxMemoryMb;
 
-  /** "thread" (default: jobs share the server's JVM unless they ask for memoryMb) or "process". */
-  @ConfigProperty(name = "msjvm.server.isolation", defaultValue = "thread")
+  /**
+   * "process" (default: every job runs in a child JVM of its own, which the server can always stop)
+   * or "thread" (jobs share the server's JVM unless they ask for memoryMb: cheaper, for trusted
+   * scripts only, since a script stuck in Java code that polls for no cancellation cannot be
+   * stopped there).
+   */
+  @ConfigProperty(name = "msjvm.server.isolation", defaultValue = "process")
   String isolation;
+
+  /** Jobs waiting for a slot at most; past it a submission is refused with 429. */
+  @ConfigProperty(name = "msjvm.server.max-queued-jobs", defaultValue = "32")
+  int maxQueuedJobs;
+
+  /** The most one log file of a job keeps (head and tail, see {@link CappedLog}), in MiB. */
+  @ConfigProperty(name = "msjvm.server.max-log-mb", defaultValue = "32")
+  int maxLogMb;
+
+  /** The bytes a job may hold in its directory (uploads, checkpoints, outputs), in MiB. */
+  @ConfigProperty(name = "msjvm.server.max-job-mb", defaultValue = "2048")
+  int maxJobMb;
+
+  /** The files and directories a job may hold in its directory. */
+  @ConfigProperty(name = "msjvm.server.max-job-files", defaultValue = "10000")
+  int maxJobFiles;
+
+  /** The files one submission may upload. */
+  @ConfigProperty(name = "msjvm.server.max-upload-files", defaultValue = "100")
+  int maxUploadFiles;
 
   /** The longest a job may run (its own timeoutSeconds may only be shorter). */
   @ConfigProperty(name = "msjvm.server.max-wall-seconds", defaultValue = "3600")
@@ -92,20 +142,33 @@ public class JobService {
   private final Map<String, JobRecord> records = new ConcurrentHashMap<>();
   private final Map<String, RankRunner> runners = new ConcurrentHashMap<>();
   private final Map<String, Boolean> cancelled = new ConcurrentHashMap<>();
-  private final Map<String, Integer> timedOut = new ConcurrentHashMap<>();
+  private final Map<String, String> failedBy = new ConcurrentHashMap<>();
   private final Map<String, Launch> launches = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<JobRecord>> finished = new ConcurrentHashMap<>();
+  private final AtomicInteger queued = new AtomicInteger();
 
   /**
    * How a queued job is to run: its wall-time limit, its own heap (null: on rank threads of this
-   * JVM) and extra environment (a plan-only run's).
+   * JVM), extra environment (a plan-only run's) and its disk quota.
    */
-  private record Launch(int timeoutSeconds, Integer heapMb, Map<String, String> env) {}
+  private record Launch(
+      int timeoutSeconds, Integer heapMb, Map<String, String> env, DiskQuota quota) {}
 
   private final Map<String, Process> processes = new ConcurrentHashMap<>();
-  private java.util.concurrent.ScheduledExecutorService timer;
+  private ScheduledExecutorService timer;
   private volatile boolean stopping;
 
+  /** How long a server stop waits for its jobs to end before it leaves them behind. */
+  static final Duration STOP_WAIT = RankRunner.STOP_LIMIT.plusSeconds(3);
+
+  /** How often a running job's directory is measured against its quota. */
+  static final Duration QUOTA_PERIOD = Duration.ofSeconds(2);
+
   void start(@Observes StartupEvent event) {
+    if (!isolation.equals("thread") && !isolation.equals("process")) {
+      throw new IllegalArgumentException(
+          "msjvm.server.isolation must be 'thread' or 'process', got '" + isolation + "'");
+    }
     store = new JobStore(Path.of(dataDir));
     queue = Executors.newFixedThreadPool(Math.max(1, maxConcurrentJobs));
     timer = Executors.newSingleThreadScheduledExecutor();
@@ -124,15 +187,41 @@ public class JobService {
     }
   }
 
+  /**
+   * A server stop (SIGTERM): every job still queued or running is recorded FAILED at once, running
+   * ones are stopped (child JVMs killed, rank interpreters interrupted then cancelled), and the
+   * stop waits at most {@link #STOP_WAIT} for them; a rank stuck in Java code is left behind on its
+   * daemon thread, so the JVM still exits.
+   */
   void stop(@Observes ShutdownEvent event) {
     stopping = true;
-    runners.values().forEach(RankRunner::cancel);
+    Instant now = Instant.now();
+    for (JobRecord r : records.values()) {
+      if (!r.state().done()) {
+        update(
+            r.finished(
+                JobRecord.State.FAILED,
+                now,
+                r.ranks(),
+                "the server stopped while the job was " + r.state().name().toLowerCase()));
+      }
+    }
     processes.values().forEach(JobService::kill);
+    runners.values().forEach(RankRunner::cancel);
     queue.shutdownNow();
     timer.shutdownNow();
     PythonRuntime rt = runtime;
     if (rt != null) {
-      rt.close();
+      // Cancels the interpreters still running; a rank stuck in Java code keeps its thread (a
+      // daemon), so the wait is bounded and the JVM exits anyway.
+      Thread closer = new Thread(rt::closeNow, "msjvm-engine-close");
+      closer.setDaemon(true);
+      closer.start();
+      try {
+        closer.join(STOP_WAIT);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -156,33 +245,57 @@ public class JobService {
 
   /**
    * Runs {@code s} as a plan-only job (the traced step is partitioned and its plan report written,
-   * nothing is trained: {@code MSJVM_PLAN_ONLY}) and waits for it; returns its record and each
-   * rank's plan report files (name → text).
+   * nothing is trained: {@code MSJVM_PLAN_ONLY}); completes, without holding a thread while the job
+   * runs, with its record and each rank's plan report files (name → text).
    */
-  public Map<String, Object> plan(Submission s) throws InterruptedException {
-    JobRecord r = submit(s, Map.of("MSJVM_PLAN_ONLY", "1", "MS_DEV_SAVE_GRAPHS", "1"));
-    while (!records.get(r.id()).state().done()) {
-      Thread.sleep(50);
+  public CompletionStage<Map<String, Object>> plan(Submission s) {
+    JobRecord queuedRecord = submit(s, Map.of("MSJVM_PLAN_ONLY", "1", "MS_DEV_SAVE_GRAPHS", "1"));
+    return whenDone(queuedRecord.id())
+        .thenApplyAsync(
+            r -> {
+              Map<String, String> reports = new java.util.TreeMap<>();
+              Path work = store.work(r.id());
+              try (Stream<Path> files = Files.walk(work)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                  String name = work.relativize(f).toString();
+                  if (name.startsWith("rank_")) {
+                    reports.put(name, Files.readString(f));
+                  }
+                }
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+              return Map.of(
+                  "id", r.id(), "state", r.state(), "ranks", r.ranks(), "reports", reports);
+            },
+            queueIndependentExecutor());
+  }
+
+  /** Work that must not wait behind running jobs (reading a finished plan's reports). */
+  private static java.util.concurrent.Executor queueIndependentExecutor() {
+    return java.util.concurrent.ForkJoinPool.commonPool();
+  }
+
+  /** Completes with the job's final record once it has ended. */
+  public CompletionStage<JobRecord> whenDone(String id) {
+    JobRecord r = records.get(id);
+    if (r == null) {
+      return CompletableFuture.failedFuture(new jakarta.ws.rs.NotFoundException("no job " + id));
     }
-    r = records.get(r.id());
-    Map<String, String> reports = new java.util.TreeMap<>();
-    Path work = store.work(r.id());
-    try (java.util.stream.Stream<Path> files = Files.walk(work)) {
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        String name = work.relativize(f).toString();
-        if (name.startsWith("rank_")) {
-          reports.put(name, Files.readString(f));
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    CompletableFuture<JobRecord> f = finished.computeIfAbsent(id, k -> new CompletableFuture<>());
+    JobRecord now = records.get(id);
+    if (now.state().done()) {
+      f.complete(now);
     }
-    return Map.of("id", r.id(), "state", r.state(), "ranks", r.ranks(), "reports", reports);
+    return f;
   }
 
   private JobRecord submit(Submission s, Map<String, String> env) {
     if (s == null || s.script() == null || s.script().isBlank()) {
       throw new BadRequest("'script' (the Python source) is required");
+    }
+    if (stopping) {
+      throw new Busy("the server is stopping", 60);
     }
     int workers = s.workers() == null ? 1 : s.workers();
     if (workers < 1 || workers > maxWorkers) {
@@ -200,52 +313,85 @@ public class JobService {
     if (heap != null && (heap < 64 || heap > maxMemoryMb)) {
       throw new BadRequest("'memoryMb' must be between 64 and " + maxMemoryMb + ", got " + heap);
     }
+    Map<String, String> files = s.files() == null ? Map.of() : s.files();
+    if (files.size() > maxUploadFiles) {
+      throw new BadRequest(
+          "'files' may hold at most " + maxUploadFiles + " files, got " + files.size());
+    }
+    List<String> args = s.args() == null ? List.of() : s.args();
+    for (String a : args) {
+      if (a == null || a.indexOf('\0') >= 0) {
+        throw new BadRequest("'args' must be strings without NUL characters");
+      }
+    }
+    Map<String, byte[]> decoded = new java.util.TreeMap<>();
+    for (Map.Entry<String, String> f : files.entrySet()) {
+      UploadNames.check(f.getKey(), decoded.keySet());
+      if (f.getValue() == null) {
+        throw new BadRequest("file '" + f.getKey() + "' has no content (null)");
+      }
+      try {
+        decoded.put(f.getKey(), Base64.getDecoder().decode(f.getValue()));
+      } catch (IllegalArgumentException e) {
+        throw new BadRequest("file '" + f.getKey() + "' is not base64: " + e.getMessage());
+      }
+    }
+    if (queued.incrementAndGet() > maxQueuedJobs) {
+      queued.decrementAndGet();
+      throw new Busy(
+          "the queue is full: " + maxQueuedJobs + " jobs are waiting; retry later",
+          RETRY_AFTER_SECONDS);
+    }
     String id = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    launches.put(id, new Launch(limit, heap, env));
+    DiskQuota quota = new DiskQuota((long) maxJobMb << 20, maxJobFiles);
     Path work = store.work(id);
     try {
       Files.createDirectories(work.resolve("logs"));
       Files.writeString(work.resolve("script.py"), s.script());
-      for (Map.Entry<String, String> f :
-          (s.files() == null ? Map.<String, String>of() : s.files()).entrySet()) {
+      for (Map.Entry<String, byte[]> f : decoded.entrySet()) {
         Path target = work.resolve(f.getKey()).normalize();
-        if (!target.startsWith(work) || f.getKey().isBlank()) {
-          throw new BadRequest("file name '" + f.getKey() + "' leaves the job directory");
-        }
         Files.createDirectories(target.getParent());
-        try {
-          Files.write(target, Base64.getDecoder().decode(f.getValue()));
-        } catch (IllegalArgumentException e) {
-          throw new BadRequest("file '" + f.getKey() + "' is not base64: " + e.getMessage());
-        }
+        Files.write(target, f.getValue());
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (IOException | RuntimeException e) {
+      queued.decrementAndGet();
+      if (e instanceof java.nio.file.FileSystemException fse) {
+        throw new BadRequest("the uploaded files do not fit together: " + fse.getMessage());
+      }
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
+    quota.measure(work, work.resolve("logs"));
+    if (quota.exceeded()) {
+      queued.decrementAndGet();
+      throw new BadRequest(
+          "the uploaded files exceed the job's disk quota ("
+              + quota.maxBytes()
+              + " bytes, "
+              + quota.maxFiles()
+              + " files)");
+    }
+    launches.put(id, new Launch(limit, heap, env, quota));
     List<JobRecord.RankStatus> ranks = new ArrayList<>();
     for (int r = 0; r < workers; r++) {
       ranks.add(new JobRecord.RankStatus(r, null));
     }
     JobRecord r =
         new JobRecord(
-            id,
-            JobRecord.State.QUEUED,
-            workers,
-            s.args() == null ? List.of() : s.args(),
-            Instant.now(),
-            null,
-            null,
-            ranks,
-            null);
+            id, JobRecord.State.QUEUED, workers, args, Instant.now(), null, null, ranks, null);
     store.save(r);
     records.put(id, r);
     queue.submit(() -> run(id));
     return r;
   }
 
+  /** How long a refused submission is asked to wait ({@code Retry-After}). */
+  static final int RETRY_AFTER_SECONDS = 10;
+
   private void run(String id) {
+    queued.decrementAndGet();
     JobRecord r = records.get(id);
     if (cancelled.containsKey(id) || r.state().done()) {
+      finish(id);
       return;
     }
     r = r.running(Instant.now());
@@ -259,14 +405,16 @@ public class JobService {
     argv.addAll(r.args());
     MsRun.Outcome outcome;
     String reason = null;
+    Launch launch = launches.get(id);
+    java.util.concurrent.ScheduledFuture<?> watch = watch(id, launch);
     try {
-      Launch launch = launches.get(id);
       outcome =
           launch.heapMb() != null ? runInProcess(id, argv, launch) : runInThreads(id, argv, launch);
     } catch (IOException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
       outcome = new MsRun.Outcome(1, List.of());
       reason = "the launcher failed: " + e;
     } finally {
+      watch.cancel(false);
       runners.remove(id);
     }
     List<JobRecord.RankStatus> ranks = new ArrayList<>();
@@ -279,9 +427,9 @@ public class JobService {
         cancelled.containsKey(id)
             ? JobRecord.State.CANCELLED
             : outcome.status() == 0 ? JobRecord.State.SUCCEEDED : JobRecord.State.FAILED;
-    if (timedOut.containsKey(id)) {
+    if (failedBy.containsKey(id)) {
       end = JobRecord.State.FAILED;
-      reason = "the job exceeded its wall-time limit of " + timedOut.get(id) + " s";
+      reason = failedBy.get(id);
     }
     if (reason == null && end == JobRecord.State.FAILED) {
       reason =
@@ -289,18 +437,94 @@ public class JobService {
               ? "the server stopped while the job was running"
               : "msrun exited with status " + outcome.status();
     }
-    update(
-        r.finished(
-            end, Instant.now(), ranks, end == JobRecord.State.CANCELLED ? "cancelled" : reason));
+    if (outcome.rankStatus().contains(RankRunner.STUCK) && heapLess(launch)) {
+      reason =
+          (reason == null ? "" : reason + "; ")
+              + "a rank did not stop within "
+              + RankRunner.STOP_LIMIT.toSeconds()
+              + " s (stuck in Java code) and was left running on its thread";
+    }
+    if (!records.get(id).state().done()) {
+      update(
+          r.finished(
+              end, Instant.now(), ranks, end == JobRecord.State.CANCELLED ? "cancelled" : reason));
+    }
+    finish(id);
+  }
+
+  private static boolean heapLess(Launch launch) {
+    return launch.heapMb() == null;
+  }
+
+  /** Forgets a finished job's bookkeeping and wakes whoever waits for it. */
+  private void finish(String id) {
     launches.remove(id);
-    timedOut.remove(id);
+    failedBy.remove(id);
     cancelled.remove(id);
+    CompletableFuture<JobRecord> f = finished.remove(id);
+    if (f != null) {
+      f.complete(records.get(id));
+    }
+  }
+
+  /**
+   * Starts the job's watchdog: its wall-time limit, and every {@link #QUOTA_PERIOD} its directory
+   * measured against its disk quota; either stops the job, FAILED with the reason.
+   */
+  private java.util.concurrent.ScheduledFuture<?> watch(String id, Launch launch) {
+    long started = System.nanoTime();
+    Path work = store.work(id);
+    return timer.scheduleAtFixedRate(
+        () -> {
+          if (System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(launch.timeoutSeconds())) {
+            stopFailed(
+                id, "the job exceeded its wall-time limit of " + launch.timeoutSeconds() + " s");
+            return;
+          }
+          launch.quota().measure(work, work.resolve("logs"));
+          if (launch.quota().exceeded()) {
+            stopFailed(
+                id,
+                "the job exceeded its disk quota ("
+                    + launch.quota().maxBytes()
+                    + " bytes, "
+                    + launch.quota().maxFiles()
+                    + " files; it held "
+                    + launch.quota().bytes()
+                    + " bytes in "
+                    + launch.quota().files()
+                    + ")");
+          }
+        },
+        Math.min(QUOTA_PERIOD.toMillis(), TimeUnit.SECONDS.toMillis(launch.timeoutSeconds())),
+        Math.min(QUOTA_PERIOD.toMillis(), TimeUnit.SECONDS.toMillis(launch.timeoutSeconds())),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Stops a running job that broke a limit; it ends FAILED with {@code reason}. */
+  private void stopFailed(String id, String reason) {
+    if (failedBy.putIfAbsent(id, reason) != null) {
+      return;
+    }
+    RankRunner runner = runners.get(id);
+    Process process = processes.get(id);
+    if (runner != null) {
+      runner.cancel();
+    }
+    if (process != null) {
+      kill(process);
+    }
+  }
+
+  /** The bytes each log of a job keeps. */
+  private long logLimit() {
+    return (long) maxLogMb << 20;
   }
 
   /** Runs job {@code id} on rank threads of this JVM, sandboxed, on the shared engine. */
   private MsRun.Outcome runInThreads(String id, List<String> argv, Launch launch)
       throws IOException {
-    try (OutputStream out = Files.newOutputStream(store.console(id));
+    try (OutputStream out = CappedLog.of(Files.newOutputStream(store.console(id)), logLimit());
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8)) {
       return MsRun.launch(
           argv,
@@ -309,29 +533,23 @@ public class JobService {
           store.work(id),
           new ByteArrayInputStream(new byte[0]),
           console,
-          new PythonRuntime.Sandbox(store.work(id), readOnly()),
-          runner -> {
-            runners.put(id, runner);
-            if (cancelled.containsKey(id)) {
-              runner.cancel();
-            }
-            int limit = launch.timeoutSeconds();
-            timer.schedule(
-                () -> {
-                  if (runners.get(id) == runner) {
-                    timedOut.put(id, limit);
-                    runner.cancel();
-                  }
-                },
-                limit,
-                java.util.concurrent.TimeUnit.SECONDS);
-          });
+          new MsRun.Controls(
+              new PythonRuntime.Sandbox(store.work(id), readOnly(), launch.quota()),
+              logLimit(),
+              runner -> {
+                runners.put(id, runner);
+                if (cancelled.containsKey(id) || failedBy.containsKey(id)) {
+                  runner.cancel();
+                }
+              }));
     }
   }
 
   /**
    * Runs job {@code id} in a child JVM with its own heap (the same launcher, {@link MsRun#main},
-   * sandboxed through the environment): a job that runs out of memory fails alone.
+   * sandboxed through the environment): a job that runs out of memory fails alone. The child starts
+   * with a minimal environment of its own (nothing of the server's: no token), and ends itself when
+   * the server process is gone.
    */
   private MsRun.Outcome runInProcess(String id, List<String> argv, Launch launch) {
     int heapMb = launch.heapMb();
@@ -352,32 +570,17 @@ public class JobService {
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .directory(store.work(id).toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
             .redirectErrorStream(true)
             .redirectOutput(store.console(id).toFile());
-    Map<String, String> env = pb.environment();
-    env.keySet().removeIf(k -> k.startsWith("MSJVM_SERVER") || k.startsWith("QUARKUS"));
-    env.putAll(launch.env());
-    env.put("MSJVM_SANDBOX_DIR", store.work(id).toString());
-    env.put(
-        "MSJVM_SANDBOX_READONLY",
-        String.join(java.io.File.pathSeparator, readOnly().stream().map(Path::toString).toList()));
-    env.put("MSJVM_RANK_STATUS_FILE", statusFile.toString());
+    pb.environment().clear();
+    pb.environment().putAll(childEnvironment(id, launch, statusFile));
     try {
       Process p = pb.start();
       processes.put(id, p);
-      if (cancelled.containsKey(id)) {
+      if (cancelled.containsKey(id) || failedBy.containsKey(id)) {
         kill(p);
       }
-      int limit = launch.timeoutSeconds();
-      timer.schedule(
-          () -> {
-            if (processes.get(id) == p && p.isAlive()) {
-              timedOut.put(id, limit);
-              kill(p);
-            }
-          },
-          limit,
-          java.util.concurrent.TimeUnit.SECONDS);
       int code = p.waitFor();
       List<Integer> ranks = new ArrayList<>();
       if (Files.exists(statusFile)) {
@@ -392,10 +595,44 @@ public class JobService {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      Process p = processes.get(id);
+      if (p != null) {
+        kill(p);
+      }
       return new MsRun.Outcome(130, List.of());
     } finally {
       processes.remove(id);
     }
+  }
+
+  /**
+   * Everything a child launcher's environment holds: a plain PATH, the job directory as HOME and
+   * temporary directory, where msjvm's caches are, the sandbox and its limits, and the job's own
+   * variables. Nothing is inherited from the server.
+   */
+  Map<String, String> childEnvironment(String id, Launch launch, Path statusFile) {
+    Path work = store.work(id);
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
+    env.put("HOME", work.toString());
+    env.put("TMPDIR", work.toString());
+    env.put("LANG", "C.UTF-8");
+    env.put(MsRun.ENV_CACHE, dev.msjvm.frontend.Caches.root().toString());
+    String numpy = System.getenv("MSJVM_NUMPY_VENV");
+    if (numpy != null && !numpy.isBlank()) {
+      env.put("MSJVM_NUMPY_VENV", numpy);
+    }
+    env.putAll(launch.env());
+    env.put(MsRun.ENV_SANDBOX_DIR, work.toString());
+    env.put(
+        MsRun.ENV_SANDBOX_READONLY,
+        String.join(java.io.File.pathSeparator, readOnly().stream().map(Path::toString).toList()));
+    env.put(MsRun.ENV_MAX_BYTES, Long.toString(launch.quota().maxBytes()));
+    env.put(MsRun.ENV_MAX_FILES, Long.toString(launch.quota().maxFiles()));
+    env.put(MsRun.ENV_LOG_LIMIT, Long.toString(logLimit()));
+    env.put(MsRun.ENV_RANK_STATUS_FILE, statusFile.toString());
+    env.put(MsRun.ENV_PARENT_PID, Long.toString(ProcessHandle.current().pid()));
+    return env;
   }
 
   private static void kill(Process p) {

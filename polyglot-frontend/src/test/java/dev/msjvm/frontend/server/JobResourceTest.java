@@ -1,5 +1,8 @@
 package dev.msjvm.frontend.server;
 
+import static dev.msjvm.frontend.server.ServerApi.authed;
+import static dev.msjvm.frontend.server.ServerApi.awaitDone;
+import static dev.msjvm.frontend.server.ServerApi.submit;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -9,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import io.restassured.specification.RequestSpecification;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -19,43 +21,6 @@ import org.junit.jupiter.api.Test;
 /** Every endpoint of the job API, with its 401/404/400 cases, on a real server and real jobs. */
 @QuarkusTest
 class JobResourceTest {
-
-  private static RequestSpecification authed() {
-    return given().header("Authorization", "Bearer test-token");
-  }
-
-  private static String submit(String script, int workers, Map<String, String> files) {
-    return submit(
-        Map.of("script", script, "workers", workers, "args", List.of("a1"), "files", files));
-  }
-
-  /** POSTs {@code body} as a job: 201, QUEUED; returns its id. */
-  private static String submit(Map<String, Object> body) {
-    return authed()
-        .contentType(ContentType.JSON)
-        .body(body)
-        .when()
-        .post("/v1/jobs")
-        .then()
-        .statusCode(201)
-        .body("state", equalTo("QUEUED"))
-        .extract()
-        .path("id");
-  }
-
-  private static Map<String, Object> awaitDone(String id) throws InterruptedException {
-    long deadline = System.nanoTime() + 180_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      Map<String, Object> r =
-          authed().get("/v1/jobs/" + id).then().statusCode(200).extract().as(Map.class);
-      String state = (String) r.get("state");
-      if (state.equals("SUCCEEDED") || state.equals("FAILED") || state.equals("CANCELLED")) {
-        return r;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("job " + id + " did not finish");
-  }
 
   @Test
   void healthAndOpenApiNeedNoToken() {
@@ -364,11 +329,7 @@ class JobResourceTest {
             "import time\nprint('started', flush=True)\nwhile True:\n    time.sleep(0.05)\n",
             1,
             Map.of());
-    long deadline = System.nanoTime() + 120_000_000_000L;
-    while (!authed().get("/v1/jobs/" + id + "/logs/0").asString().contains("started")) {
-      assertTrue(System.nanoTime() < deadline, "the job never started");
-      Thread.sleep(100);
-    }
+    ServerApi.awaitLog(id, "started");
     authed().delete("/v1/jobs/" + id).then().statusCode(200);
     Map<String, Object> r = awaitDone(id);
     assertEquals("CANCELLED", r.get("state"), r.toString());

@@ -38,6 +38,7 @@ class JobServiceRestartTest {
     service.dataDir = data.toString();
     service.maxConcurrentJobs = 1;
     service.maxWorkers = 8;
+    service.isolation = "process";
     service.start(null);
     try {
       assertEquals(JobRecord.State.FAILED, service.get("running").orElseThrow().state());
