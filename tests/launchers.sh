@@ -25,6 +25,18 @@ printf 'import mindspore as ms\nms.set_auto_parallel_context(device_num=0)\n' > 
 check "mspython: uncaught ValueError exits 1" test "$rc" = 1
 check "mspython: traceback on stderr" grep -q "^ValueError: The context configuration parameter 'device_num' must be a positive integer" "$work/err"
 
+# mspython: a file the script never closes keeps its bytes, as CPython's reference counting
+# closes it (GraalPy frees objects only on a garbage collection).
+printf 'open("unclosed.txt", "w").write("data")\n' > "$work/unclosed.py"
+(cd "$work" && "$repo/bin/mspython" unclosed.py >/dev/null 2>&1)
+check "mspython: an unclosed file keeps its bytes" test "$(cat "$work/unclosed.txt" 2>/dev/null)" = data
+
+# msrun: a bad option value is a usage error (status 2, msrun's usage), not a Java stack trace.
+"$repo/bin/msrun" --cluster_time_out=0 "$work/exit.py" >"$work/usage" 2>&1; rc=$?
+check "msrun --cluster_time_out=0 is a usage error" test "$rc" = 2
+check "msrun usage error names the option, no Java trace" \
+  bash -c "grep -q 'argument --cluster_time_out: must be a positive number' '$work/usage' && ! grep -q 'at java' '$work/usage'"
+
 # msrun: the 8-rank example, every rank with its own log.
 (cd "$work" && "$repo/bin/msrun" --worker_num=8 --local_worker_num=8 --log_dir=logs \
   "$repo/examples/hello_parallel.py" >"$work/console" 2>&1); rc=$?
