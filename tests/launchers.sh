@@ -150,7 +150,7 @@ check "... with exit status 1" test "$rc" = 1
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$repo/bin/msserver" --port "$port" --data-dir "$work/srv" --token launcher-token >"$work/srv.log" 2>&1 &
 srv=$!
-check "msserver answers /q/health, 401 without the token, runs a 2-rank job in its JVM and one in a child JVM" python3 - "$port" <<'PY'
+check "msserver answers /q/health, 401 without the token, runs 2-rank jobs in child JVMs (the default process isolation, and with memoryMb)" python3 - "$port" <<'PY'
 import json, sys, time, urllib.request, urllib.error
 base = f"http://127.0.0.1:{sys.argv[1]}"
 deadline = time.time() + 240

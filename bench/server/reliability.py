@@ -50,9 +50,15 @@ def wait_log(jid, text):
         time.sleep(0.1)
 
 
+def progress(*what):
+    print("..", *what, file=sys.stderr, flush=True)
+
+
 def stop_by_delete(extra):
     jid = submit({"script": SPIN, **extra})
+    progress("submitted", jid, extra)
     wait_log(jid, "spinning")
+    progress("spinning", jid)
     t0 = time.perf_counter()
     call("DELETE", "/v1/jobs/" + jid)
     r = wait_done(jid)
@@ -60,9 +66,9 @@ def stop_by_delete(extra):
 
 
 def stop_by_timeout(extra):
-    jid = submit({"script": SPIN, "timeoutSeconds": 3, **extra})
-    wait_log(jid, "spinning")
+    jid = submit({"script": SPIN, "timeoutSeconds": 10, **extra})
     r = wait_done(jid)
+    assert b"spinning" in call("GET", f"/v1/jobs/{jid}/logs/0")[1], "the job never ran"
     return r
 
 
@@ -79,7 +85,7 @@ for label, extra in (("thread", {}), ("process", {"memoryMb": 512})):
     from datetime import datetime
     started = datetime.fromisoformat(r["started"].replace("Z", "+00:00"))
     finished = datetime.fromisoformat(r["finished"].replace("Z", "+00:00"))
-    rows.append((f"wall-time limit 3 s on a spinning job ({label} isolation): started→FAILED, s",
+    rows.append((f"wall-time limit 10 s on a spinning job ({label} isolation): started→FAILED, s",
                  f"{(finished - started).total_seconds():.2f} ({r['reason']})"))
 
 # A full queue: one job runs, MAX_QUEUED wait, the next is refused.
@@ -92,8 +98,9 @@ while refused is None and len(ids) < max_queued + 10:
         ids.append(json.loads(body)["id"])
     else:
         refused = (code, headers.get("Retry-After"), json.loads(body)["error"])
-rows.append(("submission past a full queue", f"HTTP {refused[0]}, Retry-After {refused[1]} s after "
-             f"{len(ids) - 1} queued jobs ({refused[2]})"))
+waiting = sum(state(j)["state"] == "QUEUED" for j in ids)
+rows.append(("submission past a full queue", f"HTTP {refused[0]}, Retry-After {refused[1]} s with "
+             f"{waiting} jobs waiting ({refused[2]})"))
 
 # 250 followers held open on the running job; then the API and health, 20 times each.
 followers = []
