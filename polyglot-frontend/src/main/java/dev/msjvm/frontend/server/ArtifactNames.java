@@ -1,7 +1,6 @@
 package dev.msjvm.frontend.server;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
@@ -17,27 +16,7 @@ final class ArtifactNames {
 
   /** The regular file {@code name} names under {@code work}, or null. */
   static Path resolve(Path work, String name) {
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (c < 0x20 || c == 0x7f) {
-        throw new JobService.BadRequest(
-            "artifact name '" + shown(name) + "' contains a control character");
-      }
-    }
-    if (name.getBytes(StandardCharsets.UTF_8).length > UploadNames.MAX_NAME_BYTES) {
-      throw new JobService.BadRequest(
-          "artifact name is longer than " + UploadNames.MAX_NAME_BYTES + " bytes");
-    }
-    for (String seg : name.split("/")) {
-      if (seg.getBytes(StandardCharsets.UTF_8).length > UploadNames.MAX_SEGMENT_BYTES) {
-        throw new JobService.BadRequest(
-            "artifact name '"
-                + shown(name)
-                + "' has a segment longer than "
-                + UploadNames.MAX_SEGMENT_BYTES
-                + " bytes");
-      }
-    }
+    UploadNames.checkText("artifact name", name);
     try {
       Path root = work.toRealPath();
       Path file = root.resolve(name).normalize();
@@ -51,11 +30,5 @@ final class ArtifactNames {
     } catch (InvalidPathException | IOException e) {
       return null;
     }
-  }
-
-  /** {@code name} fit for an error message (control characters replaced, long names cut). */
-  static String shown(String name) {
-    String s = name.replaceAll("\\p{Cntrl}", "?");
-    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
   }
 }

@@ -141,7 +141,7 @@ public class JobResource {
     java.nio.file.Path work = jobs.work(id);
     java.nio.file.Path file = ArtifactNames.resolve(work, name);
     if (file == null) {
-      throw new NotFoundException("job " + id + " has no artifact " + ArtifactNames.shown(name));
+      throw new NotFoundException("job " + id + " has no artifact " + UploadNames.shown(name));
     }
     return FileRanges.serve(file, range, MediaType.APPLICATION_OCTET_STREAM_TYPE);
   }

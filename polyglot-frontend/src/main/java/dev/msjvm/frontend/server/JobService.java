@@ -268,12 +268,8 @@ public class JobService {
               return Map.of(
                   "id", r.id(), "state", r.state(), "ranks", r.ranks(), "reports", reports);
             },
-            queueIndependentExecutor());
-  }
-
-  /** Work that must not wait behind running jobs (reading a finished plan's reports). */
-  private static java.util.concurrent.Executor queueIndependentExecutor() {
-    return java.util.concurrent.ForkJoinPool.commonPool();
+            // Not a queue thread: those may all be busy running jobs.
+            java.util.concurrent.ForkJoinPool.commonPool());
   }
 
   /** Completes with the job's final record once it has ended. */
@@ -437,7 +433,7 @@ public class JobService {
               ? "the server stopped while the job was running"
               : "msrun exited with status " + outcome.status();
     }
-    if (outcome.rankStatus().contains(RankRunner.STUCK) && heapLess(launch)) {
+    if (outcome.rankStatus().contains(RankRunner.STUCK) && launch.heapMb() == null) {
       reason =
           (reason == null ? "" : reason + "; ")
               + "a rank did not stop within "
@@ -450,10 +446,6 @@ public class JobService {
               end, Instant.now(), ranks, end == JobRecord.State.CANCELLED ? "cancelled" : reason));
     }
     finish(id);
-  }
-
-  private static boolean heapLess(Launch launch) {
-    return launch.heapMb() == null;
   }
 
   /** Forgets a finished job's bookkeeping and wakes whoever waits for it. */
@@ -474,6 +466,8 @@ public class JobService {
   private java.util.concurrent.ScheduledFuture<?> watch(String id, Launch launch) {
     long started = System.nanoTime();
     Path work = store.work(id);
+    long period =
+        Math.min(QUOTA_PERIOD.toMillis(), TimeUnit.SECONDS.toMillis(launch.timeoutSeconds()));
     return timer.scheduleAtFixedRate(
         () -> {
           if (System.nanoTime() - started >= TimeUnit.SECONDS.toNanos(launch.timeoutSeconds())) {
@@ -496,8 +490,8 @@ public class JobService {
                     + ")");
           }
         },
-        Math.min(QUOTA_PERIOD.toMillis(), TimeUnit.SECONDS.toMillis(launch.timeoutSeconds())),
-        Math.min(QUOTA_PERIOD.toMillis(), TimeUnit.SECONDS.toMillis(launch.timeoutSeconds())),
+        period,
+        period,
         TimeUnit.MILLISECONDS);
   }
 

@@ -23,50 +23,65 @@ final class UploadNames {
    */
   static void check(String name, Set<String> earlier) {
     if (name == null || name.isEmpty()) {
-      throw refuse(name, "is empty");
+      throw refuse("file name", name, "is empty");
     }
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      if (c < 0x20 || c == 0x7f) {
-        throw refuse(name, "contains a control character (code " + (int) c + ")");
-      }
-    }
-    if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
-      throw refuse(name, "is longer than " + MAX_NAME_BYTES + " bytes");
-    }
+    checkText("file name", name);
     if (name.startsWith("/") || name.contains("\\")) {
-      throw refuse(name, "leaves the job directory");
+      throw refuse("file name", name, "leaves the job directory");
     }
     String[] segments = name.split("/", -1);
     for (String seg : segments) {
       if (seg.equals("..")) {
-        throw refuse(name, "leaves the job directory");
+        throw refuse("file name", name, "leaves the job directory");
       }
       if (seg.isEmpty() || seg.equals(".")) {
-        throw refuse(name, "has an empty or '.' path segment");
-      }
-      if (seg.getBytes(StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
-        throw refuse(name, "has a segment longer than " + MAX_SEGMENT_BYTES + " bytes");
+        throw refuse("file name", name, "has an empty or '.' path segment");
       }
     }
     if (name.equals("script.py")) {
-      throw refuse(name, "is the job's script (send it as 'script')");
+      throw refuse("file name", name, "is the job's script (send it as 'script')");
     }
     if (segments[0].equals("logs")) {
-      throw refuse(name, "is inside 'logs', where the ranks' logs go");
+      throw refuse("file name", name, "is inside 'logs', where the ranks' logs go");
     }
     for (String other : earlier) {
       if (other.startsWith(name + "/") || name.startsWith(other + "/")) {
-        throw refuse(name, "is both a file and the directory of '" + other + "'");
+        throw refuse("file name", name, "is both a file and the directory of '" + other + "'");
       }
     }
   }
 
-  private static JobService.BadRequest refuse(String name, String why) {
-    String shown = name == null ? "null" : name.replaceAll("\\p{Cntrl}", "?");
-    if (shown.length() > 80) {
-      shown = shown.substring(0, 77) + "...";
+  /**
+   * The checks every name the API takes shares (uploads, artifacts): no control characters, at most
+   * {@link #MAX_NAME_BYTES} in all and {@link #MAX_SEGMENT_BYTES} per segment.
+   */
+  static void checkText(String kind, String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c < 0x20 || c == 0x7f) {
+        throw refuse(kind, name, "contains a control character (code " + (int) c + ")");
+      }
     }
-    return new JobService.BadRequest("file name '" + shown + "' " + why);
+    if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+      throw refuse(kind, name, "is longer than " + MAX_NAME_BYTES + " bytes");
+    }
+    for (String seg : name.split("/")) {
+      if (seg.getBytes(StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
+        throw refuse(kind, name, "has a segment longer than " + MAX_SEGMENT_BYTES + " bytes");
+      }
+    }
+  }
+
+  private static JobService.BadRequest refuse(String kind, String name, String why) {
+    return new JobService.BadRequest(kind + " '" + shown(name) + "' " + why);
+  }
+
+  /** {@code name} fit for a message: control characters replaced, long names cut. */
+  static String shown(String name) {
+    if (name == null) {
+      return "null";
+    }
+    String s = name.replaceAll("\\p{Cntrl}", "?");
+    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
   }
 }
