@@ -207,12 +207,13 @@ check "msserver stops within 20 s of SIGTERM with a spinning job (took ${stop_ms
 check "the spinning job is recorded FAILED by the stopping server" \
   grep -q '"reason":"the server stopped while the job was running"' "$work"/srv2/jobs/*/job.json
 
-# With process isolation (the default) a job's child JVM ends when the server dies, even by kill -9.
+# With process isolation (the default) a job's child JVM (and the warm ones waiting for jobs) end
+# when the server dies, even by kill -9.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$repo/bin/msserver" --port "$port" --data-dir "$work/srv3" --token launcher-token >"$work/srv3.log" 2>&1 &
 srv=$!
 python3 "$repo/tests/server_probe.py" start "$port" launcher-token "print('child up', flush=True)\nwhile True:\n    pass\n" "child up" >"$work/probe3" 2>&1
-child=$(pgrep -P "$srv" -f "dev.msjvm.frontend.MsRun" | head -1)
+child=$(pgrep -P "$srv" -f "dev.msjvm.frontend.ServerChild" | head -1)
 check "msserver (process isolation) runs the job in a child JVM" test -n "$child"
 kill -9 "$srv"; wait "$srv" 2>/dev/null
 gone=no
@@ -221,6 +222,8 @@ for _ in $(seq 1 30); do
   sleep 0.5
 done
 check "the job's child JVM ends within 15 s of the server's kill -9" test "$gone" = yes
+sleep 2
+check "no child JVM of the killed server is left" test -z "$(pgrep -f 'dev.msjvm.frontend.ServerChild' | head -1)"
 
 # Schemathesis (from the Python package index) fuzzes the API from its OpenAPI document for a
 # bounded time: no response may be a server error.

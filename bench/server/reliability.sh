@@ -22,7 +22,7 @@ port=$(free_port)
 "$repo/bin/msserver" --port "$port" --data-dir "$work/b" --token bench >"$work/b.log" 2>&1 &
 srv=$!
 python3 "$repo/tests/server_probe.py" start "$port" bench "print('child up', flush=True)\nwhile True:\n    pass\n" "child up" >/dev/null
-child=$(pgrep -P "$srv" -f dev.msjvm.frontend.MsRun | head -1)
+child=$(pgrep -P "$srv" -f dev.msjvm.frontend.ServerChild | head -1)
 t0=$(date +%s%N); kill -9 "$srv"; wait "$srv" 2>/dev/null || true; srv=""
 while kill -0 "$child" 2>/dev/null; do sleep 0.1; done
 echo "| kill -9 of the server: its job's child JVM gone after, s | $(python3 -c "print(f'{($(date +%s%N) - $t0) / 1e9:.2f}')") |"

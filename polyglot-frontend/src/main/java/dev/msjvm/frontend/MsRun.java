@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -31,132 +30,12 @@ import java.util.UUID;
 public final class MsRun {
   private MsRun() {}
 
-  /** The job directory of a server's child launcher (its sandbox); unset: unrestricted. */
-  public static final String ENV_SANDBOX_DIR = "MSJVM_SANDBOX_DIR";
-
-  /** Folders a child's ranks may read (path-separated). */
-  public static final String ENV_SANDBOX_READONLY = "MSJVM_SANDBOX_READONLY";
-
-  /** The bytes and files a child's job may hold in its directory. */
-  public static final String ENV_MAX_BYTES = "MSJVM_SANDBOX_MAX_BYTES";
-
-  public static final String ENV_MAX_FILES = "MSJVM_SANDBOX_MAX_FILES";
-
-  /** The bytes each log of a child's job keeps ({@link CappedLog}). */
-  public static final String ENV_LOG_LIMIT = "MSJVM_LOG_LIMIT_BYTES";
-
-  /** Where a child leaves each rank's exit status (comma-separated). */
-  public static final String ENV_RANK_STATUS_FILE = "MSJVM_RANK_STATUS_FILE";
-
-  /** The server's process id: the child ends itself when that process is gone. */
-  public static final String ENV_PARENT_PID = "MSJVM_PARENT_PID";
-
-  /** Where msjvm's per-machine caches are ({@link Caches}). */
-  public static final String ENV_CACHE = "MSJVM_CACHE";
-
   public static void main(String[] argv) {
-    Map<String, String> env = System.getenv();
-    watchParent(env.get(ENV_PARENT_PID));
-    // A job server's child process (a job with its own heap) asks for its sandbox, its limits and
-    // where to leave each rank's status through the environment.
-    String sandboxDir = env.get(ENV_SANDBOX_DIR);
-    PythonRuntime.Sandbox sandbox = null;
-    if (sandboxDir != null && !sandboxDir.isEmpty()) {
-      List<Path> readOnly = new ArrayList<>();
-      for (String p :
-          env.getOrDefault(ENV_SANDBOX_READONLY, "").split(java.io.File.pathSeparator)) {
-        if (!p.isEmpty()) {
-          readOnly.add(Path.of(p));
-        }
-      }
-      DiskQuota quota =
-          new DiskQuota(
-              longOr(env.get(ENV_MAX_BYTES), Long.MAX_VALUE),
-              longOr(env.get(ENV_MAX_FILES), Long.MAX_VALUE));
-      Path dir = Path.of(sandboxDir);
-      quota.measure(dir, dir.resolve("logs"));
-      sandbox = new PythonRuntime.Sandbox(dir, readOnly, quota);
-    }
-    long logLimit = longOr(env.get(ENV_LOG_LIMIT), CappedLog.UNLIMITED);
-    // The console (stdout and stderr, one file under the server) keeps at most logLimit bytes.
-    PrintStream console = System.out;
-    if (logLimit != CappedLog.UNLIMITED) {
-      console =
-          new PrintStream(
-              new CappedLog(new java.io.FileOutputStream(java.io.FileDescriptor.out), logLimit),
-              true,
-              StandardCharsets.UTF_8);
-      System.setOut(console);
-      System.setErr(console);
-    }
-    // The ranks see msrun's variables, not the ones that configure this launcher.
-    Map<String, String> rankBase = new HashMap<>(env);
-    if (sandbox != null) {
-      rankBase.keySet().removeIf(k -> k.startsWith("MSJVM_"));
-    }
-    Outcome outcome;
+    int status;
     try (PythonRuntime runtime = PythonRuntime.create()) {
-      outcome =
-          launch(
-              List.of(argv),
-              runtime,
-              rankBase,
-              Path.of(""),
-              System.in,
-              console,
-              new Controls(sandbox, logLimit, r -> {}));
+      status = run(List.of(argv), runtime, System.getenv(), Path.of(""), System.in, System.out);
     }
-    String statusFile = env.get(ENV_RANK_STATUS_FILE);
-    if (statusFile != null && !statusFile.isEmpty()) {
-      try {
-        Files.writeString(
-            Path.of(statusFile),
-            outcome.rankStatus().stream()
-                .map(String::valueOf)
-                .collect(java.util.stream.Collectors.joining(",")));
-      } catch (IOException e) {
-        console.println("msrun: could not write " + statusFile + ": " + e);
-      }
-    }
-    console.flush();
-    if (logLimit != CappedLog.UNLIMITED) {
-      console.close(); // appends the kept tail
-    }
-    System.exit(outcome.status());
-  }
-
-  private static long longOr(String value, long otherwise) {
-    return value == null || value.isBlank() ? otherwise : Long.parseLong(value.trim());
-  }
-
-  /**
-   * A child of the job server ends itself (status 143) within a second of the server process going
-   * away, however the server ended (even {@code kill -9}), so no job outlives its server.
-   */
-  private static void watchParent(String pid) {
-    if (pid == null || pid.isBlank()) {
-      return;
-    }
-    Optional<ProcessHandle> parent = ProcessHandle.of(Long.parseLong(pid.trim()));
-    if (parent.isEmpty()) {
-      Runtime.getRuntime().halt(143);
-    }
-    ProcessHandle server = parent.get();
-    Thread watcher =
-        new Thread(
-            () -> {
-              while (server.isAlive()) {
-                try {
-                  Thread.sleep(500);
-                } catch (InterruptedException e) {
-                  return;
-                }
-              }
-              Runtime.getRuntime().halt(143);
-            },
-            "msjvm-parent-watch");
-    watcher.setDaemon(true);
-    watcher.start();
+    System.exit(status);
   }
 
   /** Runs msrun with {@code argv}; returns the exit status. Console output goes to {@code out}. */

@@ -5,6 +5,7 @@ import dev.msjvm.frontend.DiskQuota;
 import dev.msjvm.frontend.MsRun;
 import dev.msjvm.frontend.PythonRuntime;
 import dev.msjvm.frontend.RankRunner;
+import dev.msjvm.frontend.ServerChild;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -102,6 +103,13 @@ public class JobService {
   @ConfigProperty(name = "msjvm.server.isolation", defaultValue = "process")
   String isolation;
 
+  /**
+   * Child JVMs started ahead for process-isolated jobs (-1: as many as jobs run at once; 0: start
+   * each when its job needs it).
+   */
+  @ConfigProperty(name = "msjvm.server.warm-processes", defaultValue = "-1")
+  int warmProcesses;
+
   /** Jobs waiting for a slot at most; past it a submission is refused with 429. */
   @ConfigProperty(name = "msjvm.server.max-queued-jobs", defaultValue = "32")
   int maxQueuedJobs;
@@ -155,6 +163,7 @@ public class JobService {
       int timeoutSeconds, Integer heapMb, Map<String, String> env, DiskQuota quota) {}
 
   private final Map<String, Process> processes = new ConcurrentHashMap<>();
+  private ChildPool children;
   private ScheduledExecutorService timer;
   private volatile boolean stopping;
 
@@ -171,6 +180,15 @@ public class JobService {
     }
     store = new JobStore(Path.of(dataDir));
     queue = Executors.newFixedThreadPool(Math.max(1, maxConcurrentJobs));
+    int warm = warmProcesses < 0 ? Math.max(1, maxConcurrentJobs) : warmProcesses;
+    children =
+        new ChildPool(
+            childJava(),
+            childEnvironment(),
+            store.root().getParent(),
+            store.root().getParent().resolve("children.log"),
+            maxMemoryMb,
+            isolation.equals("process") ? warm : 0);
     timer = Executors.newSingleThreadScheduledExecutor();
     Instant now = Instant.now();
     for (JobRecord r : store.loadAll()) {
@@ -208,6 +226,7 @@ public class JobService {
     }
     processes.values().forEach(JobService::kill);
     runners.values().forEach(RankRunner::cancel);
+    children.close();
     queue.shutdownNow();
     timer.shutdownNow();
     PythonRuntime rt = runtime;
@@ -540,40 +559,35 @@ public class JobService {
   }
 
   /**
-   * Runs job {@code id} in a child JVM with its own heap (the same launcher, {@link MsRun#main},
-   * sandboxed through the environment): a job that runs out of memory fails alone. The child starts
-   * with a minimal environment of its own (nothing of the server's: no token), and ends itself when
-   * the server process is gone.
+   * Runs job {@code id} in a child JVM with its own heap ({@link ServerChild}, a warm one from the
+   * pool when there is one): a job that runs out of memory fails alone. The child's environment is
+   * the server's minimal one (no token); the job's directory, limits and variables reach it as a
+   * spec on its standard input.
    */
   private MsRun.Outcome runInProcess(String id, List<String> argv, Launch launch) {
-    int heapMb = launch.heapMb();
     Path statusFile = store.dir(id).resolve("ranks.txt");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
-    cmd.addAll(
-        List.of(
-            "-Xmx" + heapMb + "m",
-            "-Xss8m",
-            "--enable-native-access=ALL-UNNAMED",
-            "--sun-misc-unsafe-memory-access=allow",
-            "-Dpolyglot.engine.WarnInterpreterOnly=false",
-            "-cp",
-            launcherClasspath(),
-            MsRun.class.getName()));
-    cmd.addAll(argv);
-    ProcessBuilder pb =
-        new ProcessBuilder(cmd)
-            .directory(store.work(id).toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-            .redirectErrorStream(true)
-            .redirectOutput(store.console(id).toFile());
-    pb.environment().clear();
-    pb.environment().putAll(childEnvironment(id, launch, statusFile));
+    Path work = store.work(id);
+    ServerChild.Spec spec =
+        new ServerChild.Spec(
+            argv,
+            work.toString(),
+            readOnly().stream().map(Path::toString).toList(),
+            launch.quota().maxBytes(),
+            launch.quota().maxFiles(),
+            logLimit(),
+            store.console(id).toString(),
+            statusFile.toString(),
+            jobEnvironment(work, launch));
+    Process p = children.take(launch.heapMb());
+    processes.put(id, p);
     try {
-      Process p = pb.start();
-      processes.put(id, p);
       if (cancelled.containsKey(id) || failedBy.containsKey(id)) {
         kill(p);
+      }
+      try (OutputStream in = p.getOutputStream()) {
+        in.write(ServerChild.line(spec).getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        // The child is gone (killed meanwhile): its exit status says so below.
       }
       int code = p.waitFor();
       List<Integer> ranks = new ArrayList<>();
@@ -589,43 +603,56 @@ public class JobService {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      Process p = processes.get(id);
-      if (p != null) {
-        kill(p);
-      }
+      kill(p);
       return new MsRun.Outcome(130, List.of());
     } finally {
       processes.remove(id);
     }
   }
 
+  /** The JVM and its options for a child, up to (not including) its heap and main class. */
+  private static List<String> childJava() {
+    return List.of(
+        ProcessHandle.current().info().command().orElse("java"),
+        // The classes every child loads (Truffle, GraalPy, the engine) come from a shared archive
+        // the first child writes and later ones map (JDK 19+), instead of being parsed again.
+        "-XX:+AutoCreateSharedArchive",
+        "-XX:SharedArchiveFile=" + dev.msjvm.frontend.Caches.root().resolve("server-child.jsa"),
+        "-Xss8m",
+        "--enable-native-access=ALL-UNNAMED",
+        "--sun-misc-unsafe-memory-access=allow",
+        "-Dpolyglot.engine.WarnInterpreterOnly=false");
+  }
+
   /**
-   * Everything a child launcher's environment holds: a plain PATH, the job directory as HOME and
-   * temporary directory, where msjvm's caches are, the sandbox and its limits, and the job's own
-   * variables. Nothing is inherited from the server.
+   * A child JVM's whole environment: its classpath (there rather than on the command line, which
+   * stays short enough for {@code ps} to show the main class), a plain PATH, LANG, where msjvm's
+   * caches are. Nothing is inherited from the server (its token in particular).
    */
-  Map<String, String> childEnvironment(String id, Launch launch, Path statusFile) {
-    Path work = store.work(id);
+  private static Map<String, String> childEnvironment() {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("CLASSPATH", launcherClasspath());
+    env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
+    env.put("LANG", "C.UTF-8");
+    env.put("MSJVM_CACHE", dev.msjvm.frontend.Caches.root().toString());
+    String numpy = System.getenv("MSJVM_NUMPY_VENV");
+    if (numpy != null && !numpy.isBlank()) {
+      env.put("MSJVM_NUMPY_VENV", numpy);
+    }
+    return env;
+  }
+
+  /**
+   * What a process-isolated job's ranks see besides msrun's variables: a plain PATH, the job
+   * directory as HOME and temporary directory, LANG, and the job's own variables.
+   */
+  private static Map<String, String> jobEnvironment(Path work, Launch launch) {
     Map<String, String> env = new java.util.HashMap<>();
     env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
     env.put("HOME", work.toString());
     env.put("TMPDIR", work.toString());
     env.put("LANG", "C.UTF-8");
-    env.put(MsRun.ENV_CACHE, dev.msjvm.frontend.Caches.root().toString());
-    String numpy = System.getenv("MSJVM_NUMPY_VENV");
-    if (numpy != null && !numpy.isBlank()) {
-      env.put("MSJVM_NUMPY_VENV", numpy);
-    }
     env.putAll(launch.env());
-    env.put(MsRun.ENV_SANDBOX_DIR, work.toString());
-    env.put(
-        MsRun.ENV_SANDBOX_READONLY,
-        String.join(java.io.File.pathSeparator, readOnly().stream().map(Path::toString).toList()));
-    env.put(MsRun.ENV_MAX_BYTES, Long.toString(launch.quota().maxBytes()));
-    env.put(MsRun.ENV_MAX_FILES, Long.toString(launch.quota().maxFiles()));
-    env.put(MsRun.ENV_LOG_LIMIT, Long.toString(logLimit()));
-    env.put(MsRun.ENV_RANK_STATUS_FILE, statusFile.toString());
-    env.put(MsRun.ENV_PARENT_PID, Long.toString(ProcessHandle.current().pid()));
     return env;
   }
 

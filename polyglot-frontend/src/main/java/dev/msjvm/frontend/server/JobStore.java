@@ -35,6 +35,11 @@ final class JobStore {
     }
   }
 
+  /** The folder of all job folders. */
+  Path root() {
+    return root;
+  }
+
   Path dir(String id) {
     return root.resolve(id);
   }

@@ -39,6 +39,7 @@ class JobServiceRestartTest {
     service.maxConcurrentJobs = 1;
     service.maxWorkers = 8;
     service.isolation = "process";
+    service.warmProcesses = 0;
     service.start(null);
     try {
       assertEquals(JobRecord.State.FAILED, service.get("running").orElseThrow().state());
