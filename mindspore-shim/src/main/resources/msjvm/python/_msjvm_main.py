@@ -17,15 +17,27 @@ import weakref
 
 _HOST = None
 
-# Every file object opened through open()/io.open() in this interpreter, weakly held.
-_OPEN_FILES = weakref.WeakSet()
+# The files opened through open()/io.open() in this interpreter. One opened for writing is held
+# until it is closed: GraalPy drops a collected file's buffered bytes (it runs no __del__), so a
+# weak reference would lose them whenever the heap is collected before the end. One opened only
+# for reading has nothing to lose and is held weakly (closed at the end if still alive).
+_WRITABLE_FILES = []
+_READ_FILES = weakref.WeakSet()
+_PRUNE_AT = [64]
 _IO_OPEN = _io.open
 
 
 def _open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True,
           opener=None):
     f = _IO_OPEN(file, mode, buffering, encoding, errors, newline, closefd, opener)
-    _OPEN_FILES.add(f)
+    if any(c in mode for c in "wax+"):
+        if len(_WRITABLE_FILES) >= _PRUNE_AT[0]:
+            # Forget the ones the script closed; keep amortised O(1) per open.
+            _WRITABLE_FILES[:] = [g for g in _WRITABLE_FILES if not g.closed]
+            _PRUNE_AT[0] = max(64, 2 * len(_WRITABLE_FILES))
+        _WRITABLE_FILES.append(f)
+    else:
+        _READ_FILES.add(f)
     return f
 
 
@@ -36,7 +48,9 @@ _open.__qualname__ = "open"
 
 def close_files():
     """Flushes and closes every file still open (the interpreter is ending); never raises."""
-    for f in list(_OPEN_FILES):
+    files = _WRITABLE_FILES + list(_READ_FILES)
+    _WRITABLE_FILES.clear()
+    for f in files:
         try:
             if not f.closed:
                 f.close()

@@ -612,16 +612,25 @@ public class JobService {
 
   /** The JVM and its options for a child, up to (not including) its heap and main class. */
   private static List<String> childJava() {
-    return List.of(
-        ProcessHandle.current().info().command().orElse("java"),
-        // The classes every child loads (Truffle, GraalPy, the engine) come from a shared archive
-        // the first child writes and later ones map (JDK 19+), instead of being parsed again.
-        "-XX:+AutoCreateSharedArchive",
-        "-XX:SharedArchiveFile=" + dev.msjvm.frontend.Caches.root().resolve("server-child.jsa"),
-        "-Xss8m",
-        "--enable-native-access=ALL-UNNAMED",
-        "--sun-misc-unsafe-memory-access=allow",
-        "-Dpolyglot.engine.WarnInterpreterOnly=false");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    // The server's own msjvm settings (-Dmsjvm.maxReadBytes and the like) hold in its children.
+    System.getProperties().stringPropertyNames().stream()
+        .filter(k -> k.startsWith("msjvm."))
+        .sorted()
+        .forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
+    cmd.addAll(
+        List.of(
+            // The classes every child loads (Truffle, GraalPy, the engine) come from a shared
+            // archive
+            // the first child writes and later ones map (JDK 19+), instead of being parsed again.
+            "-XX:+AutoCreateSharedArchive",
+            "-XX:SharedArchiveFile=" + dev.msjvm.frontend.Caches.root().resolve("server-child.jsa"),
+            "-Xss8m",
+            "--enable-native-access=ALL-UNNAMED",
+            "--sun-misc-unsafe-memory-access=allow",
+            "-Dpolyglot.engine.WarnInterpreterOnly=false"));
+    return cmd;
   }
 
   /**

@@ -43,6 +43,10 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class JobSandboxTest {
 
+  /** Writes f.txt through a file object nobody holds, then collects the heap. */
+  private static final String WRITE_UNCLOSED =
+      "import gc\nopen('f.txt', 'w').write('data')\ngc.collect()\n";
+
   @ConfigProperty(name = "quarkus.http.test-port")
   int port;
 
@@ -150,23 +154,18 @@ class JobSandboxTest {
 
   /**
    * A file the script never closes keeps its bytes, whether the script ends, fails, is cancelled
-   * while it loops or runs past its wall time.
+   * while it loops or runs past its wall time, and even when the heap is collected first (the file
+   * object is then unreachable).
    */
   @Test
   void unclosedFilesKeepTheirBytes() throws Exception {
-    String ends = submit("open('f.txt', 'w').write('data')\n", 1, Map.of());
-    String fails = submit("open('f.txt', 'w').write('data')\nraise ValueError('x')\n", 1, Map.of());
+    String ends = submit(WRITE_UNCLOSED, 1, Map.of());
+    String fails = submit(WRITE_UNCLOSED + "raise ValueError('x')\n", 1, Map.of());
     String timed =
-        submit(
-            Map.of(
-                "script",
-                "open('f.txt', 'w').write('data')\nwhile True:\n    pass\n",
-                "timeoutSeconds",
-                3));
+        submit(Map.of("script", WRITE_UNCLOSED + "while True:\n    pass\n", "timeoutSeconds", 3));
     String cancelled =
         submit(
-            "open('f.txt', 'w').write('data')\nprint('looping', flush=True)\nwhile True:\n"
-                + "    pass\n",
+            WRITE_UNCLOSED + "print('looping', flush=True)\nwhile True:\n" + "    pass\n",
             1,
             Map.of());
     awaitLog(cancelled, "looping");
