@@ -11,6 +11,7 @@ import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.parallel.RedistributionExecutor;
 import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.OptimizerRules;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
@@ -133,6 +134,9 @@ public final class OptimizerShard {
         why = "the shard size " + k + " does not divide its " + r + " replicas";
       } else if (slice.shape().rank() == 0 || slice.shape().dim(0) % k != 0) {
         why = "could not be shard on the first dimension " + slice.shape() + " by " + k;
+      } else if (writers.get(v).stream()
+          .anyMatch(w -> OptimizerRules.needsWholeParameter(nodes.get(w).op().name()))) {
+        why = "its update (Lamb's trust ratio) needs the whole parameter";
       }
       if (why != null) {
         if (own.contains(v)) {

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.tensor.Elementwise;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +98,7 @@ final class ElementwiseRules {
 
   /** ArithmeticBase::BaseCheckStrategy's text for unequal splits of a shared dim. */
   private static String arithmeticCheck(
-      EinsumSpec spec, List<List<Integer>> strategy, List<Shape> shapes, int n) {
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> strategy, List<Shape> shapes, int n) {
     for (int i = 1; i < strategy.size(); i++) {
       if (sharedMismatch(
           spec.inputs().get(0), strategy.get(0), spec.inputs().get(i), strategy.get(i))) {

@@ -38,7 +38,7 @@ final class Interpreter {
       strategy = defaultStrategy(spec, inShapes, n);
     }
     StrategyChecks.checkStrategyByVector(op, strategy, stShapes, n);
-    String problem = rule.check().problem(spec, strategy, stShapes, n);
+    String problem = rule.check().problem(attrs, spec, strategy, stShapes, n);
     if (problem != null) {
       throw new ShardingException(op, problem);
     }

@@ -24,7 +24,7 @@ final class MatrixRules {
                   return EinsumSpec.parse(x + "," + x.charAt(1) + "->" + x);
                 })
             .checking(
-                (spec, s, shapes, n) ->
+                (attrs, spec, s, shapes, n) ->
                     s.get(0).get(1).equals(s.get(1).get(0)) ? null : "Invalid strategy."),
         ShardingRule.of(
             "BiasAddGrad",
@@ -70,7 +70,7 @@ final class MatrixRules {
 
   /** MatMul::CheckInputStrategy's texts (matmul_info.cc). */
   private static String matmulCheck(
-      EinsumSpec spec, List<List<Integer>> s, List<Shape> shapes, int n) {
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> s, List<Shape> shapes, int n) {
     List<Integer> a = s.get(0);
     List<Integer> b = s.get(1);
     String la = spec.inputs().get(0);

@@ -9,8 +9,15 @@ import java.util.Map;
 /**
  * The fused optimizer updates: every input shaped like the parameter (moments, gradient, SGD's
  * stat) shares the parameter's letters, so they take its layout; the scalars (learning rate,
- * betas...) are replicated. Each output is a parameter-shaped state. Lamb is not covered: its trust
- * ratio needs norms over the whole parameter.
+ * betas...) are replicated. Each output is a parameter-shaped state.
+ *
+ * <p>Lamb scales the whole update by a trust ratio, {@code ||var|| / ||update||}, norms over the
+ * whole parameter that feed back into every element: no partial output can express that, so its
+ * letters stay unsplit and each rank updates the whole parameter (data parallel). It is not an
+ * {@link #isUpdate} op, which would run in the parameter's own layout: a parameter another
+ * operator's strategy splits is refused by the partitioner, and optimizer parallel leaves Lamb's
+ * parameters whole ({@link #needsWholeParameter}). LearningRateSchedule computes one learning rate
+ * from the step (a scalar or {@code [1]}): replicated.
  */
 public final class OptimizerRules {
   private OptimizerRules() {}
@@ -24,11 +31,34 @@ public final class OptimizerRules {
     return OPS.containsKey(op);
   }
 
+  /**
+   * Whether {@code op} updates a parameter from norms over all of it (Lamb's trust ratio): it must
+   * run on the whole parameter, never on a piece of it (optimizer parallel skips its parameters).
+   */
+  public static boolean needsWholeParameter(String op) {
+    return op.equals("Lamb");
+  }
+
   static List<ShardingRule> rules() {
     List<ShardingRule> out = new ArrayList<>();
     for (var e : OPS.entrySet()) {
       out.add(ShardingRule.of(e.getKey(), (attrs, shapes) -> update(shapes, e.getValue())));
     }
+    out.add(
+        ShardingRule.of(
+            "Lamb",
+            (attrs, shapes) -> {
+              EinsumSpec spec = update(shapes, 3);
+              return spec.unsplit(spec.matrix());
+            }));
+    out.add(
+        ShardingRule.of(
+            "LearningRateSchedule",
+            (attrs, shapes) -> {
+              Shape step = shapes.get(0);
+              String whole = "_".repeat(step.rank());
+              return EinsumSpec.parse(whole + "->" + whole).outputShapes(List.of(step));
+            }));
     return out;
   }
 

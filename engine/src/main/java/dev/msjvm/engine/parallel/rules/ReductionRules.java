@@ -11,7 +11,8 @@ import java.util.Map;
  * Operators that combine values across a dimension: the reductions (reduce_method_info.cc; reduced
  * letters leave the output PARTIAL: sum, max, min, or ReduceMean's sum-then-divide), Softmax and
  * LogSoftmax (axis letter unsplit, activation_info.cc), the softmax cross-entropy losses
- * (loss_info.cc, batch_parallel_info.cc), LayerNorm and BatchNorm (normalised dims unsplit).
+ * (loss_info.cc, batch_parallel_info.cc), LayerNorm and BatchNorm (normalised dims unsplit) and
+ * their gradients (the parameter gradients sum over the other dims: partial SUM where split).
  */
 final class ReductionRules {
   private ReductionRules() {}
@@ -37,7 +38,7 @@ final class ReductionRules {
                     return EinsumSpec.parse(x + "->" + x).unsplit(x.substring(axis, axis + 1));
                   })
               .checking(
-                  (spec, s, shapes, n) -> {
+                  (attrs, spec, s, shapes, n) -> {
                     for (int d = 0; d < s.get(0).size(); d++) {
                       char c = spec.inputs().get(0).charAt(d);
                       if (spec.unsplit().indexOf(c) >= 0 && s.get(0).get(d) != 1) {
@@ -58,7 +59,7 @@ final class ReductionRules {
                       .unsplit(x.substring(x.length() - 1));
                 })
             .checking(
-                (spec, s, shapes, n) -> {
+                (attrs, spec, s, shapes, n) -> {
                   if (!s.get(0).equals(s.get(1))) {
                     return "Strategies of relevant dimensions are not equal.";
                   }
@@ -89,7 +90,9 @@ final class ReductionRules {
             .checking(ReductionRules::dataParallelCheck)
             .localizing(ReductionRules::globalBatch));
     out.add(ShardingRule.of("LayerNorm", ReductionRules::layerNorm));
+    out.add(ShardingRule.of("LayerNormGrad", ReductionRules::layerNormGrad));
     out.add(ShardingRule.of("BatchNorm", ReductionRules::batchNorm));
+    out.add(ShardingRule.of("BatchNormGrad", ReductionRules::batchNormGrad));
     return out;
   }
 
@@ -135,7 +138,7 @@ final class ReductionRules {
 
   /** BatchParallelInfo::CheckStrategy: a split must be the whole stage, once per input. */
   private static String dataParallelCheck(
-      EinsumSpec spec, List<List<Integer>> s, List<Shape> shapes, int n) {
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> s, List<Shape> shapes, int n) {
     for (List<Integer> sub : s) {
       long big = sub.stream().filter(v -> v > 1).count();
       if (big > 1 || (big == 1 && sub.get(0) != n)) {
@@ -145,15 +148,47 @@ final class ReductionRules {
     return null;
   }
 
+  /**
+   * The letters of a LayerNorm call: {@code x}'s, gamma's and beta's ({@code params}: x's dims from
+   * begin_params_axis), the statistics' (x's dims before begin_norm_axis, then kept 1s), the
+   * normalised dims (unsplit) and the row dims before both axes.
+   */
+  private record LayerLetters(String x, String params, String stats, String normed, String rows) {
+    static LayerLetters of(Attrs attrs, int rank) {
+      String x = Letters.run('a', rank);
+      int norm = Letters.axis("LayerNorm", attrs.integer("begin_norm_axis", 1), rank);
+      int params = Letters.axis("LayerNorm", attrs.integer("begin_params_axis", 1), rank);
+      return new LayerLetters(
+          x,
+          x.substring(params),
+          x.substring(0, norm) + "_".repeat(rank - norm),
+          x.substring(norm),
+          x.substring(0, Math.min(norm, params)));
+    }
+  }
+
   /** LayerNorm(x, gamma, beta): dims from begin_norm_axis unsplit; gamma/beta follow x's tail. */
   static EinsumSpec layerNorm(Attrs attrs, List<Shape> shapes) {
-    String x = Letters.run('a', shapes.get(0).rank());
-    int norm = Letters.axis("LayerNorm", attrs.integer("begin_norm_axis", 1), x.length());
-    int params = Letters.axis("LayerNorm", attrs.integer("begin_params_axis", 1), x.length());
-    String p = x.substring(params);
-    String stats = x.substring(0, norm) + "_".repeat(x.length() - norm);
-    return EinsumSpec.parse(x + "," + p + "," + p + "->" + x + "," + stats + "," + stats)
-        .unsplit(x.substring(norm));
+    LayerLetters l = LayerLetters.of(attrs, shapes.get(0).rank());
+    String p = l.params();
+    return EinsumSpec.parse(
+            l.x() + "," + p + "," + p + "->" + l.x() + "," + l.stats() + "," + l.stats())
+        .unsplit(l.normed());
+  }
+
+  /**
+   * LayerNormGrad(x, dy, mean, rstd, gamma) -> (dx, dgamma, dbeta), as NnOps emits it: LayerNorm's
+   * letters; dgamma and dbeta sum over the rows, so a split row dim leaves them partial (SUM).
+   */
+  static EinsumSpec layerNormGrad(Attrs attrs, List<Shape> shapes) {
+    LayerLetters l = LayerLetters.of(attrs, shapes.get(0).rank());
+    String x = l.x();
+    String p = l.params();
+    EinsumSpec spec =
+        EinsumSpec.parse(
+                String.join(",", x, x, l.stats(), l.stats(), p) + "->" + String.join(",", x, p, p))
+            .unsplit(l.normed());
+    return l.rows().isEmpty() ? spec : spec.reduce(l.rows(), PartialOp.SUM);
   }
 
   /**
@@ -162,18 +197,31 @@ final class ReductionRules {
    * instead replaces the op by a SyncBatchNorm-style graph with an AllReduce).
    */
   static EinsumSpec batchNorm(Attrs attrs, List<Shape> shapes) {
-    String x = Letters.run('a', shapes.get(0).rank());
+    // In inference the statistics outputs are the mean/variance inputs: x's dims do not matter.
+    return perChannel(attrs, shapes.get(0).rank(), 1, 4, PartialOp.NONE);
+  }
+
+  /**
+   * BatchNormGrad(dy, x, scale, mean, variance) -> (dx, dscale, dbias), mirroring BatchNorm. In
+   * training dx needs the per-channel sums over N, H, W: those dims stay unsplit; in inference dx
+   * is elementwise and dscale/dbias, sums over N, H, W, are partial (SUM) where those are split.
+   */
+  static EinsumSpec batchNormGrad(Attrs attrs, List<Shape> shapes) {
+    return perChannel(attrs, shapes.get(0).rank(), 2, 3, PartialOp.SUM);
+  }
+
+  /**
+   * {@code xs} x-shaped inputs then {@code cs} channel vectors, outputs x and two vectors: channel
+   * dim 1 shared; the other dims unsplit in training, else contracted with {@code inference}.
+   */
+  private static EinsumSpec perChannel(Attrs attrs, int rank, int xs, int cs, PartialOp inference) {
+    String x = Letters.run('a', rank);
     String c = x.substring(1, 2);
-    List<String> in = new ArrayList<>(List.of(x));
-    in.addAll(Collections.nCopies(4, c));
+    List<String> in = new ArrayList<>(Collections.nCopies(xs, x));
+    in.addAll(Collections.nCopies(cs, c));
     EinsumSpec spec =
         new EinsumSpec(in, in, List.of(x, c, c), x, "", Map.of(), (char) 0, null, false);
     String others = x.substring(0, 1) + x.substring(2);
-    // In inference the statistics outputs are the mean/variance inputs: x's dims do not matter.
-    spec =
-        attrs.bool("is_training", false)
-            ? spec.unsplit(others)
-            : spec.reduce(others, PartialOp.NONE);
-    return spec;
+    return attrs.bool("is_training", false) ? spec.unsplit(others) : spec.reduce(others, inference);
   }
 }

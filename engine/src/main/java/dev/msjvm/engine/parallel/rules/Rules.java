@@ -22,6 +22,7 @@ public final class Rules {
             ElementwiseRules.rules(),
             MatrixRules.rules(),
             ReductionRules.rules(),
+            NnRules.rules(),
             ShapeRules.rules(),
             IndexRules.rules(),
             OptimizerRules.rules())) {

@@ -11,9 +11,9 @@ import java.util.Map;
 
 /**
  * Operators that move dimensions (transpose_info.cc, reshape_info.cc, concat_info.cc,
- * split_info.cc, onehot_info.cc, broadcast_to_info.cc): Transpose permutes letters, ExpandDims and
- * Squeeze add or drop {@code _} dims, Concat and Split keep their axis whole, BroadcastTo never
- * splits a broadcast dim.
+ * split_info.cc, onehot_info.cc, broadcast_to_info.cc, tile_info.cc): Transpose permutes letters,
+ * ExpandDims and Squeeze add or drop {@code _} dims, Concat and Split keep their axis whole,
+ * BroadcastTo never splits a broadcast dim, Tile deals out whole tiles.
  *
  * <p>Reshape and Flatten take no user strategy in MindSpore (their Info redistributes between the
  * neighbours' layouts). Here they are local reshapes on dim-0 blocks: the input may be split only
@@ -37,7 +37,7 @@ final class ShapeRules {
     out.add(
         ShardingRule.of("Concat", ShapeRules::concat)
             .checking(
-                (spec, s, shapes, n) -> {
+                (attrs, spec, s, shapes, n) -> {
                   int axis = spec.inputs().get(0).indexOf(spec.unsplit().charAt(0));
                   if (s.get(0).get(axis) != 1) {
                     return "The axis can not be split";
@@ -48,6 +48,17 @@ final class ShapeRules {
                 }));
     out.add(ShardingRule.of("Split", ShapeRules::split));
     out.add(ShardingRule.of("OneHot", ShapeRules::oneHot));
+    out.add(
+        ShardingRule.of("Tile", ShapeRules::tile)
+            .checking(ShapeRules::tileCheck)
+            .localizing(ShapeRules::localMultiples));
+    out.add(
+        ShardingRule.of("TileGrad", ShapeRules::tileGrad)
+            .checking(ShapeRules::tileCheck)
+            .localizing(
+                (attrs, s, rank) ->
+                    ShardingRule.outputShapeAttr("shape")
+                        .local(localMultiples(attrs, s, rank), s, rank)));
     return out;
   }
 
@@ -98,7 +109,7 @@ final class ShapeRules {
               return EinsumSpec.parse(in + "->" + o).outputShapes(List.of(out));
             })
         .checking(
-            (spec, s, shapes, n) -> {
+            (attrs, spec, s, shapes, n) -> {
               Shape out = spec.outputShapes().get(0);
               if (!s.get(0).isEmpty() && out.rank() > 0 && out.dim(0) % s.get(0).get(0) != 0) {
                 return "The strategy is "
@@ -224,5 +235,101 @@ final class ShapeRules {
         idx.isEmpty() ? (char) 0 : idx.charAt(0),
         List.of(Shape.of(out)),
         false);
+  }
+
+  /**
+   * Tile(x), {@code multiples} (left-padded with 1s to the output rank), as TileInfo: the strategy
+   * describes the output; a dim with multiple 1 is x's dim, split alike; a tiled dim keeps x whole
+   * and splits the multiple, so each rank tiles {@code multiple / split} whole copies (its block of
+   * the output). Example: x {@code [4, 2]}, multiples {@code (2, 1)}: {@code ab->ab layouts=_b}.
+   */
+  static EinsumSpec tile(Attrs attrs, List<Shape> shapes) {
+    Shape x = shapes.get(0);
+    int[] m = multiples(attrs, x.rank());
+    String o = Letters.run('a', m.length);
+    StringBuilder in = new StringBuilder();
+    int[] out = new int[m.length];
+    for (int p = 0; p < m.length; p++) {
+      int d = p - (m.length - x.rank());
+      out[p] = (d < 0 ? 1 : x.dim(d)) * m[p];
+      if (d >= 0) {
+        in.append(m[p] == 1 ? o.charAt(p) : FRESH);
+      }
+    }
+    return new EinsumSpec(
+        List.of(o),
+        List.of(in.toString()),
+        List.of(o),
+        o,
+        "",
+        Map.of(),
+        (char) 0,
+        List.of(Shape.of(out)),
+        false);
+  }
+
+  /**
+   * TileGrad(dy), {@code shape} (x's) and {@code multiples}: Tile's reverse. A rank holding {@code
+   * multiple / split} whole tiles of dy sums them into x's shape: a split tiled dim leaves dx
+   * partial (SUM), as do dy's leading dims that x lacks.
+   */
+  static EinsumSpec tileGrad(Attrs attrs, List<Shape> shapes) {
+    Shape x = new Shape(attrs.ints("shape"));
+    int[] m = multiples(attrs, shapes.get(0).rank());
+    String dy = Letters.run('a', m.length);
+    StringBuilder o = new StringBuilder();
+    StringBuilder summed = new StringBuilder();
+    for (int p = 0; p < m.length; p++) {
+      boolean tiled = p < m.length - x.rank() || m[p] != 1;
+      if (p >= m.length - x.rank()) {
+        o.append(tiled ? FRESH : dy.charAt(p));
+      }
+      if (tiled) {
+        summed.append(dy.charAt(p));
+      }
+    }
+    EinsumSpec spec = EinsumSpec.parse(dy + "->" + o).outputShapes(List.of(x));
+    return summed.isEmpty() ? spec : spec.reduce(summed.toString(), PartialOp.SUM);
+  }
+
+  /**
+   * TileInfo::CheckStrategy: the strategy is checked against the multiples, with x's dim where the
+   * multiple is 1 (a split must divide the number of tiles, which are never cut).
+   */
+  private static String tileCheck(
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> s, List<Shape> shapes, int n) {
+    int[] tiles = shapes.get(0).toArray(); // the output's (Tile) or dy's (TileGrad) dims
+    int[] m = multiples(attrs, tiles.length);
+    for (int p = 0; p < tiles.length; p++) {
+      tiles[p] = m[p] == 1 ? tiles[p] : m[p];
+    }
+    try {
+      StrategyChecks.checkStrategyByVector("Tile", s, List.of(Shape.of(tiles)), n);
+      return null;
+    } catch (ShardingException e) {
+      return e.detail();
+    }
+  }
+
+  /** {@code multiples} for the slices: a tiled dim split k ways tiles {@code multiple / k}. */
+  private static Attrs localMultiples(Attrs attrs, OpSharding s, int rank) {
+    List<Integer> split = s.strategy().get(0);
+    int[] m = multiples(attrs, split.size());
+    List<Integer> local = new ArrayList<>();
+    for (int p = 0; p < m.length; p++) {
+      local.add(m[p] == 1 ? 1 : m[p] / split.get(p));
+    }
+    return attrs.with("multiples", local);
+  }
+
+  /** {@code multiples} left-padded with 1s to at least {@code rank} entries (as Tile pads). */
+  private static int[] multiples(Attrs attrs, int rank) {
+    List<Integer> given = attrs.ints("multiples");
+    int[] m = new int[Math.max(rank, given.size())];
+    java.util.Arrays.fill(m, 1);
+    for (int i = 0; i < given.size(); i++) {
+      m[m.length - given.size() + i] = given.get(i);
+    }
+    return m;
   }
 }

@@ -31,14 +31,20 @@ public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalize
 
   /**
    * A check MindSpore makes beyond the generic ones, returning its logged text (without the {@code
-   * <Name>Info: } prefix) or null when the strategy passes. Runs after CheckStrategyByVector.
+   * <Name>Info: } prefix) or null when the strategy passes. Runs after CheckStrategyByVector. It
+   * sees the call's attributes, as MindSpore's checks read them (Conv2D's pad mode and stride,
+   * Tile's multiples).
    */
   @FunctionalInterface
   public interface Checker {
     String problem(
-        EinsumSpec spec, List<List<Integer>> strategy, List<Shape> strategyShapes, int deviceCount);
+        Attrs attrs,
+        EinsumSpec spec,
+        List<List<Integer>> strategy,
+        List<Shape> strategyShapes,
+        int deviceCount);
 
-    Checker NONE = (spec, strategy, shapes, n) -> null;
+    Checker NONE = (attrs, spec, strategy, shapes, n) -> null;
   }
 
   /** The attributes a rank's kernel gets when it runs on its slices. */

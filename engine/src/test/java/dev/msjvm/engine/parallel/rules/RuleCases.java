@@ -187,6 +187,27 @@ final class RuleCases {
               Attrs.of("is_training", training, "epsilon", 1e-5, "momentum", 0.1),
               List.of(g.f(8, 4, 2, 2), g.pos(4), g.f(4), g.f(4), g.pos(4))));
     }
+    for (boolean training : new boolean[] {false, true}) {
+      c.add(
+          new Case(
+              "BatchNormGrad training=" + training,
+              "BatchNormGrad",
+              Attrs.of("is_training", training, "epsilon", 1e-5),
+              List.of(g.f(4, 4, 2), g.f(4, 4, 2), g.pos(4), g.f(4), g.pos(4))));
+    }
+    c.add(
+        new Case(
+            "LayerNormGrad norm=1 params=1",
+            "LayerNormGrad",
+            Attrs.of("begin_norm_axis", 1, "begin_params_axis", 1),
+            List.of(g.f(8, 8), g.f(8, 8), g.f(8, 1), g.pos(8, 1), g.f(8))));
+    c.add(
+        new Case(
+            "LayerNormGrad norm=1 params=0",
+            "LayerNormGrad",
+            Attrs.of("begin_norm_axis", 1, "begin_params_axis", 0),
+            List.of(g.f(8, 8), g.f(8, 8), g.f(8, 1), g.pos(8, 1), g.f(8, 8))));
+    c.addAll(nnCases(g));
     c.add(
         new Case(
             "Transpose", "Transpose", Attrs.of("perm", List.of(2, 0, 1)), List.of(g.f(8, 4, 2))));
@@ -253,6 +274,20 @@ final class RuleCases {
               Attrs.of("depth", 4, "axis", axis),
               List.of(g.ints(4, 8), g.scalar(1), g.scalar(0))));
     }
+    c.add(new Case("Tile [4,2] x (2,1)", "Tile", multiples(2, 1), List.of(g.f(4, 2))));
+    c.add(new Case("Tile [2,4] x (2,1,2)", "Tile", multiples(2, 1, 2), List.of(g.f(2, 4))));
+    c.add(
+        new Case(
+            "TileGrad [8,2] to [4,2]",
+            "TileGrad",
+            multiples(2, 1).with("shape", List.of(4, 2)),
+            List.of(g.f(8, 2))));
+    c.add(
+        new Case(
+            "TileGrad [2,2,8] to [2,4]",
+            "TileGrad",
+            multiples(2, 1, 2).with("shape", List.of(2, 4)),
+            List.of(g.f(2, 2, 8))));
     c.add(
         new Case(
             "ApplyMomentum",
@@ -281,21 +316,97 @@ final class RuleCases {
                 g.scalar(0.999),
                 g.scalar(1e-8),
                 g.f(8, 4))));
+    List<Tensor> decayed = weightDecayed(g);
+    decayed.add(g.f(8, 4));
+    c.add(new Case("AdamWeightDecay", "AdamWeightDecay", Attrs.EMPTY, decayed));
+    List<Tensor> lamb = weightDecayed(g);
+    lamb.add(g.scalar(3)); // global_step
+    lamb.add(g.f(8, 4));
+    c.add(new Case("Lamb", "Lamb", Attrs.EMPTY, lamb));
     c.add(
         new Case(
-            "AdamWeightDecay",
-            "AdamWeightDecay",
-            Attrs.EMPTY,
-            List.of(
-                g.f(8, 4),
-                g.f(8, 4),
-                g.pos(8, 4),
-                g.scalar(0.01),
-                g.scalar(0.9),
-                g.scalar(0.999),
-                g.scalar(1e-8),
-                g.scalar(0.01),
-                g.f(8, 4))));
+            "LearningRateSchedule",
+            "LearningRateSchedule",
+            Attrs.of("kind", "warmup", "learning_rate", 0.1, "warmup_steps", 4),
+            List.of(Tensor.ofFloats(Shape.of(1), new float[] {3}))));
     return c;
+  }
+
+  /** var, m, v, lr, beta1, beta2, epsilon, decay: AdamWeightDecay's and Lamb's first inputs. */
+  private static List<Tensor> weightDecayed(Gen g) {
+    return new ArrayList<>(
+        List.of(
+            g.f(8, 4),
+            g.f(8, 4),
+            g.pos(8, 4),
+            g.scalar(0.01),
+            g.scalar(0.9),
+            g.scalar(0.999),
+            g.scalar(1e-8),
+            g.scalar(0.01)));
+  }
+
+  private static Attrs multiples(Integer... m) {
+    return Attrs.of("multiples", List.of(m));
+  }
+
+  /** Convolution and pooling calls (NCHW) and their grads, with MindSpore's 4-element windows. */
+  private static List<Case> nnCases(Gen g) {
+    List<Case> c = new ArrayList<>();
+    Attrs valid = conv("valid", List.of(0, 0, 0, 0), 1, 1);
+    Attrs same = conv("same", List.of(0, 0, 0, 0), 2, 1);
+    c.add(new Case("Conv2D valid", "Conv2D", valid, List.of(g.f(4, 4, 5, 5), g.f(4, 4, 3, 3))));
+    c.add(
+        new Case(
+            "Conv2D same stride=2", "Conv2D", same, List.of(g.f(4, 4, 4, 4), g.f(4, 4, 3, 3))));
+    c.add(
+        new Case(
+            "Conv2D pad dilation=2",
+            "Conv2D",
+            conv("pad", List.of(1, 0, 1, 1), 1, 2),
+            List.of(g.f(2, 4, 5, 5), g.f(4, 4, 2, 2))));
+    c.add(
+        new Case(
+            "Conv2DBackpropInput same stride=2",
+            "Conv2DBackpropInput",
+            same.with("input_shape", List.of(4, 4, 4, 4)),
+            List.of(g.f(4, 4, 2, 2), g.f(4, 4, 3, 3))));
+    c.add(
+        new Case(
+            "Conv2DBackpropFilter valid",
+            "Conv2DBackpropFilter",
+            valid.with("filter_shape", List.of(4, 4, 3, 3)),
+            List.of(g.f(4, 4, 3, 3), g.f(4, 4, 5, 5))));
+    Attrs max = pool("VALID", 2, 2);
+    Attrs avg = pool("SAME", 3, 2);
+    c.add(new Case("MaxPool", "MaxPool", max, List.of(g.f(4, 4, 4, 4))));
+    c.add(new Case("AvgPool", "AvgPool", avg, List.of(g.f(4, 4, 5, 5))));
+    c.add(new Case("MaxPoolGrad", "MaxPoolGrad", max, List.of(g.f(4, 4, 4, 4), g.f(4, 4, 2, 2))));
+    c.add(new Case("AvgPoolGrad", "AvgPoolGrad", avg, List.of(g.f(4, 4, 5, 5), g.f(4, 4, 3, 3))));
+    return c;
+  }
+
+  static Attrs conv(String padMode, List<Integer> pad, int stride, int dilation) {
+    return Attrs.of(
+        "pad_mode",
+        padMode,
+        "pad",
+        pad,
+        "stride",
+        List.of(1, 1, stride, stride),
+        "dilation",
+        List.of(1, 1, dilation, dilation),
+        "group",
+        1);
+  }
+
+  static Attrs pool(String padMode, int kernel, int stride) {
+    return Attrs.of(
+        "kernel_size",
+        List.of(1, 1, kernel, kernel),
+        "strides",
+        List.of(1, 1, stride, stride),
+        "pad_mode",
+        padMode);
   }
 }
