@@ -84,7 +84,7 @@ public final class Autodiff {
         continue;
       }
       GradRule rule = step.op().grad();
-      if (rule == null) {
+      if (rule == null || rule == GradRule.UNDEFINED) {
         throw MsException.runtimeError(
             "The gradient of operator '"
                 + step.op().name()

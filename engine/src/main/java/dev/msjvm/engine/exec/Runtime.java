@@ -2,6 +2,7 @@ package dev.msjvm.engine.exec;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.Kernel;
 import dev.msjvm.engine.ops.OpDef;
@@ -22,6 +23,13 @@ import java.util.function.Supplier;
  * interpreter runs on one thread. Example: {@code rt.apply("Add", Attrs.EMPTY, x, y)[0]}.
  */
 public final class Runtime {
+  /**
+   * Whether every kernel call checks its outputs against its operator's shape and dtype inference
+   * ({@code -Dmsjvm.checkInfer=true}, set by the test suites): a mismatch is an
+   * IllegalStateException naming the operator. Read once per JVM; off in production runs.
+   */
+  private static final boolean CHECK_INFER = Boolean.getBoolean("msjvm.checkInfer");
+
   private static final OpDef LOAD = OpTable.get("Load");
 
   private final Supplier<Blas> blas;
@@ -178,8 +186,12 @@ public final class Runtime {
           };
     }
     boolean inPlace = tapes.isEmpty();
+    List<AbstractTensor> expected = CHECK_INFER && op.infer() != null ? types(values) : null;
     Tensor[] outputs =
         op.kernel().run(new Call(op, attrs, inputs, values, blas.get(), inPlace, policy));
+    if (expected != null) {
+      checkInferred(op, attrs, expected, outputs);
+    }
     // Tapes and graphs know tensors by identity: an output must never be one of the inputs
     // (StopGradient, a Cast to the same type, a BroadcastTo to the same shape return them).
     for (int o = 0; o < outputs.length; o++) {
@@ -292,6 +304,34 @@ public final class Runtime {
     public Tensor writable(int i) {
       Variable v = var(i);
       return v.writable(inPlace && (policy == null || policy.allows(v)));
+    }
+  }
+
+  private static List<AbstractTensor> types(Tensor[] values) {
+    List<AbstractTensor> t = new java.util.ArrayList<>(values.length);
+    for (Tensor v : values) {
+      t.add(v.type());
+    }
+    return t;
+  }
+
+  /** Throws unless the kernel's outputs have the types {@code op}'s inference gives. */
+  private static void checkInferred(
+      OpDef op, Attrs attrs, List<AbstractTensor> inputs, Tensor[] outputs) {
+    List<AbstractTensor> want = op.infer().outputs(attrs, inputs);
+    List<AbstractTensor> got = types(outputs);
+    if (!want.equals(got)) {
+      throw new IllegalStateException(
+          "inference of "
+              + op.name()
+              + " on "
+              + inputs
+              + " with "
+              + attrs
+              + " gives "
+              + want
+              + " but its kernel gave "
+              + got);
     }
   }
 }

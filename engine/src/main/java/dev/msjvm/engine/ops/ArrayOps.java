@@ -25,67 +25,106 @@ final class ArrayOps {
   static List<OpDef> defs() {
     return List.of(
         OpDef.of(
-            "Reshape",
-            c -> one(ShapeOps.reshape(c.in(0), c.attrs().ints("shape"))),
-            ArrayOps::reshapeBack),
+                "Reshape",
+                c -> one(ShapeOps.reshape(c.in(0), c.attrs().ints("shape"))),
+                ArrayOps::reshapeBack)
+            .infers(shape((a, x) -> ShapeOps.reshapeShape(x, a.ints("shape"))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "ExpandDims",
-            c -> one(ShapeOps.expandDims(c.in(0), c.attrs().integer("axis"))),
-            ArrayOps::reshapeBack),
+                "ExpandDims",
+                c -> one(ShapeOps.expandDims(c.in(0), c.attrs().integer("axis"))),
+                ArrayOps::reshapeBack)
+            .infers(shape((a, x) -> ShapeOps.expandDimsShape(x, a.integer("axis"))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "Squeeze",
-            c -> one(ShapeOps.squeeze(c.in(0), c.attrs().ints("axis"))),
-            ArrayOps::reshapeBack),
-        OpDef.of("Flatten", c -> one(ShapeOps.flatten(c.in(0))), ArrayOps::reshapeBack),
+                "Squeeze",
+                c -> one(ShapeOps.squeeze(c.in(0), c.attrs().ints("axis"))),
+                ArrayOps::reshapeBack)
+            .infers(shape((a, x) -> ShapeOps.squeezeShape(x, a.ints("axis"))))
+            .role(CostRole.GENERAL),
+        OpDef.of("Flatten", c -> one(ShapeOps.flatten(c.in(0))), ArrayOps::reshapeBack)
+            .infers(shape((a, x) -> ShapeOps.flattenShape(x)))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "Transpose",
-            c -> one(ShapeOps.transpose(c.in(0), c.attrs().ints("perm"))),
-            g -> {
-              List<Integer> perm = g.attrs().ints("perm");
-              Integer[] inverse = new Integer[perm.size()];
-              for (int i = 0; i < perm.size(); i++) {
-                int p = perm.get(i) < 0 ? perm.get(i) + perm.size() : perm.get(i);
-                inverse[p] = i;
-              }
-              return one(g.op("Transpose", Attrs.of("perm", List.of(inverse)), g.dout(0)));
-            }),
+                "Transpose",
+                c -> one(ShapeOps.transpose(c.in(0), c.attrs().ints("perm"))),
+                g -> {
+                  List<Integer> perm = g.attrs().ints("perm");
+                  Integer[] inverse = new Integer[perm.size()];
+                  for (int i = 0; i < perm.size(); i++) {
+                    int p = perm.get(i) < 0 ? perm.get(i) + perm.size() : perm.get(i);
+                    inverse[p] = i;
+                  }
+                  return one(g.op("Transpose", Attrs.of("perm", List.of(inverse)), g.dout(0)));
+                })
+            .infers(shape((a, x) -> ShapeOps.transposeShape(x, a.ints("perm"))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "Cast",
-            c -> {
-              // A cast to the dtype the tensor has is the tensor itself (MindSpore's graph compiler
-              // removes it); tensors are immutable and a variable's aliases are tracked, so no
-              // copy is needed.
-              DType target = DType.valueOf(c.attrs().string("dtype"));
-              return one(c.in(0).dtype() == target ? c.in(0) : c.in(0).astype(target));
-            },
-            g ->
-                one(
-                    g.in(0).dtype().isFloat()
-                        ? g.op("Cast", Attrs.of("dtype", g.in(0).dtype().name()), g.dout(0))
-                        : null)),
+                "Cast",
+                c -> {
+                  // A cast to the dtype the tensor has is the tensor itself (MindSpore's graph
+                  // compiler
+                  // removes it); tensors are immutable and a variable's aliases are tracked, so no
+                  // copy is needed.
+                  DType target = DType.valueOf(c.attrs().string("dtype"));
+                  return one(c.in(0).dtype() == target ? c.in(0) : c.in(0).astype(target));
+                },
+                g ->
+                    one(
+                        g.in(0).dtype().isFloat()
+                            ? g.op("Cast", Attrs.of("dtype", g.in(0).dtype().name()), g.dout(0))
+                            : null))
+            .infers(Infer.one((a, in) -> in.get(0).withDtype(DType.valueOf(a.string("dtype")))))
+            .role(CostRole.ELEMENTWISE),
         OpDef.of(
-            "BroadcastTo",
-            c -> one(ShapeOps.broadcastTo(c.in(0), new Shape(c.attrs().ints("shape")))),
-            g -> one(g.sumTo(g.dout(0), g.in(0).shape()))),
-        OpDef.of("ZerosLike", c -> one(Activations.zerosLike(c.in(0))), GradRule.NONE),
-        OpDef.of("OnesLike", c -> one(Activations.onesLike(c.in(0))), GradRule.NONE),
-        OpDef.of("StopGradient", c -> one(c.in(0)), GradRule.NONE),
+                "BroadcastTo",
+                c -> one(ShapeOps.broadcastTo(c.in(0), new Shape(c.attrs().ints("shape")))),
+                g -> one(g.sumTo(g.dout(0), g.in(0).shape())))
+            .infers(
+                shape(
+                    (a, x) -> {
+                      Shape to = new Shape(a.ints("shape"));
+                      Shape.broadcast("BroadcastTo", x, to);
+                      return to;
+                    }))
+            .role(CostRole.GENERAL),
+        OpDef.of("ZerosLike", c -> one(Activations.zerosLike(c.in(0))), GradRule.NONE)
+            .infers(Infer.like(0))
+            .role(CostRole.ELEMENTWISE),
+        OpDef.of("OnesLike", c -> one(Activations.onesLike(c.in(0))), GradRule.NONE)
+            .infers(Infer.like(0))
+            .role(CostRole.ELEMENTWISE),
+        OpDef.of("StopGradient", c -> one(c.in(0)), GradRule.NONE)
+            .infers(Infer.like(0))
+            .role(CostRole.PASS_THROUGH),
         // The value unchanged; a strategy on it lays the value out (Cell.shard's inputs).
-        OpDef.of("Identity", c -> one(c.in(0)), g -> one(g.dout(0))),
+        OpDef.of("Identity", c -> one(c.in(0)), g -> one(g.dout(0)))
+            .infers(Infer.like(0))
+            .role(CostRole.PASS_THROUGH),
         // The value a variable holds at this point of a traced step (recorded for every read).
-        OpDef.of("Load", c -> one(c.in(0)), g -> one(g.dout(0))),
+        OpDef.of("Load", c -> one(c.in(0)), g -> one(g.dout(0)))
+            .infers(Infer.like(0))
+            .role(CostRole.PASS_THROUGH),
         new OpDef(
-            "Assign",
-            c -> {
-              Tensor v = c.in(1);
-              Tensor cur = c.in(0);
-              if (v.dtype() != cur.dtype()) {
-                v = v.astype(cur.dtype());
-              }
-              c.var(0).set(v);
-              return one(v);
-            },
-            GradRule.NONE,
-            true));
+                "Assign",
+                c -> {
+                  Tensor v = c.in(1);
+                  Tensor cur = c.in(0);
+                  if (v.dtype() != cur.dtype()) {
+                    v = v.astype(cur.dtype());
+                  }
+                  c.var(0).set(v);
+                  return one(v);
+                },
+                GradRule.NONE,
+                true)
+            // The value written, in the variable's dtype.
+            .infers(Infer.one((a, in) -> in.get(1).withDtype(in.get(0).dtype())))
+            .role(CostRole.PASS_THROUGH));
+  }
+
+  /** One output of the input's dtype on the shape {@code f} computes from the attributes. */
+  private static Infer shape(java.util.function.BiFunction<Attrs, Shape, Shape> f) {
+    return Infer.one((a, in) -> in.get(0).withShape(f.apply(a, in.get(0).shape())));
   }
 }

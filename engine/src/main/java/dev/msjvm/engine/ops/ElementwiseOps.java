@@ -38,21 +38,32 @@ final class ElementwiseOps {
             "Greater",
             "GreaterEqual")) {
       defs.add(
-          OpDef.of(name, c -> one(Elementwise.binary(name, c.in(0), c.in(1))), binaryGrad(name)));
+          OpDef.of(name, c -> one(Elementwise.binary(name, c.in(0), c.in(1))), binaryGrad(name))
+              .infers(Infer.one((a, in) -> Elementwise.binaryType(name, in.get(0), in.get(1))))
+              .role(CostRole.ELEMENTWISE));
     }
     defs.add(
         OpDef.of(
-            "ScalarOp",
-            c ->
-                one(
-                    Elementwise.binaryScalar(
-                        Elementwise.Binary.of(c.attrs().string("op")),
-                        c.in(0),
-                        c.attrs().get("scalar"),
-                        c.attrs().bool("left"))),
-            ElementwiseOps::scalarGrad));
+                "ScalarOp",
+                c ->
+                    one(
+                        Elementwise.binaryScalar(
+                            Elementwise.Binary.of(c.attrs().string("op")),
+                            c.in(0),
+                            c.attrs().get("scalar"),
+                            c.attrs().bool("left"))),
+                ElementwiseOps::scalarGrad)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Elementwise.binaryScalarType(
+                            Elementwise.Binary.of(a.string("op")), in.get(0), a.get("scalar"))))
+            .role(CostRole.ELEMENTWISE));
     for (Elementwise.Unary u : Elementwise.Unary.values()) {
-      defs.add(OpDef.of(u.primitive(), c -> one(Elementwise.unary(u, c.in(0))), unaryGrad(u)));
+      defs.add(
+          OpDef.of(u.primitive(), c -> one(Elementwise.unary(u, c.in(0))), unaryGrad(u))
+              .infers(Infer.one((a, in) -> Elementwise.unaryType(u, in.get(0))))
+              .role(CostRole.ELEMENTWISE));
     }
     return defs;
   }

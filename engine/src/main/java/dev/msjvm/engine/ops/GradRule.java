@@ -16,6 +16,15 @@ public interface GradRule {
    */
   GradRule NONE = g -> new Tensor[g.arity()];
 
+  /**
+   * For operators with no gradient defined (the gradient operators themselves): differentiating
+   * through one is a RuntimeError naming it. Never called.
+   */
+  GradRule UNDEFINED =
+      g -> {
+        throw new IllegalStateException("an undefined gradient was called");
+      };
+
   Tensor[] grad(Call g);
 
   /** What a gradient rule sees, and how it emits operators. */

@@ -20,13 +20,12 @@ final class IndexOps {
 
   private static final Attrs NONE = Attrs.EMPTY;
 
-  private static Tensor slice(Kernel.Call c) {
-    Attrs a = c.attrs();
-    return Indexing.stridedSlice(
-        c.in(0),
-        a.intArray("begin"),
-        a.intArray("end"),
-        a.intArray("strides"),
+  /** StridedSlice's attributes as the kernel takes them. */
+  private static Indexing.SliceSpec spec(Attrs a) {
+    return new Indexing.SliceSpec(
+        a.ints("begin"),
+        a.ints("end"),
+        a.ints("strides"),
         a.integer("begin_mask", 0),
         a.integer("end_mask", 0),
         a.integer("ellipsis_mask", 0),
@@ -37,113 +36,165 @@ final class IndexOps {
   static List<OpDef> defs() {
     return List.of(
         OpDef.of(
-            "Concat",
-            c -> {
-              List<Tensor> in = new ArrayList<>();
-              for (int i = 0; i < c.arity(); i++) {
-                in.add(c.in(i));
-              }
-              return one(Joining.concat(in, c.attrs().integer("axis", 0)));
-            },
-            IndexOps::concatGrad),
+                "Concat",
+                c -> {
+                  List<Tensor> in = new ArrayList<>();
+                  for (int i = 0; i < c.arity(); i++) {
+                    in.add(c.in(i));
+                  }
+                  return one(Joining.concat(in, c.attrs().integer("axis", 0)));
+                },
+                IndexOps::concatGrad)
+            .infers(Infer.one((a, in) -> Joining.concatType(in, a.integer("axis", 0))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "Split",
-            c ->
-                Joining.split(
-                        c.in(0), c.attrs().integer("axis", 0), c.attrs().integer("output_num", 1))
-                    .toArray(new Tensor[0]),
-            g -> {
-              Object[] douts = new Object[g.attrs().integer("output_num", 1)];
-              for (int i = 0; i < douts.length; i++) {
-                douts[i] = g.dout(i);
-              }
-              return one(g.op("Concat", Attrs.of("axis", g.attrs().integer("axis", 0)), douts));
-            }),
+                "Split",
+                c ->
+                    Joining.split(
+                            c.in(0),
+                            c.attrs().integer("axis", 0),
+                            c.attrs().integer("output_num", 1))
+                        .toArray(new Tensor[0]),
+                g -> {
+                  Object[] douts = new Object[g.attrs().integer("output_num", 1)];
+                  for (int i = 0; i < douts.length; i++) {
+                    douts[i] = g.dout(i);
+                  }
+                  return one(g.op("Concat", Attrs.of("axis", g.attrs().integer("axis", 0)), douts));
+                })
+            .infers(
+                (a, in) ->
+                    java.util.Collections.nCopies(
+                        a.integer("output_num", 1),
+                        Joining.splitType(
+                            in.get(0), a.integer("axis", 0), a.integer("output_num", 1))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "Gather",
-            c -> one(Indexing.gather(c.in(0), c.in(1), c.attrs().integer("axis", 0))),
-            g ->
-                new Tensor[] {
-                  g.op(
-                      "GatherGrad",
-                      Attrs.of(
-                          "axis", g.attrs().integer("axis", 0), "shape", g.in(0).shape().dims()),
-                      g.dout(0),
-                      g.in(1)),
-                  null
-                }),
+                "Gather",
+                c -> one(Indexing.gather(c.in(0), c.in(1), c.attrs().integer("axis", 0))),
+                g ->
+                    new Tensor[] {
+                      g.op(
+                          "GatherGrad",
+                          Attrs.of(
+                              "axis",
+                              g.attrs().integer("axis", 0),
+                              "shape",
+                              g.in(0).shape().dims()),
+                          g.dout(0),
+                          g.in(1)),
+                      null
+                    })
+            .infers(
+                Infer.one(
+                    (a, in) -> Indexing.gatherType(in.get(0), in.get(1), a.integer("axis", 0))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "GatherGrad",
-            c ->
-                one(
-                    Indexing.gatherGrad(
-                        c.in(0),
-                        c.in(1),
-                        c.attrs().integer("axis"),
-                        new Shape(c.attrs().ints("shape")))),
-            null),
+                "GatherGrad",
+                c ->
+                    one(
+                        Indexing.gatherGrad(
+                            c.in(0),
+                            c.in(1),
+                            c.attrs().integer("axis"),
+                            new Shape(c.attrs().ints("shape")))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Indexing.gatherGradType(
+                            in.get(0), in.get(1), a.integer("axis"), new Shape(a.ints("shape")))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "OneHot",
-            c ->
-                one(
-                    Indexing.oneHot(
-                        c.in(0),
-                        c.attrs().integer("depth"),
-                        c.in(1),
-                        c.in(2),
-                        c.attrs().integer("axis", -1))),
-            GradRule.NONE),
+                "OneHot",
+                c ->
+                    one(
+                        Indexing.oneHot(
+                            c.in(0),
+                            c.attrs().integer("depth"),
+                            c.in(1),
+                            c.in(2),
+                            c.attrs().integer("axis", -1))),
+                GradRule.NONE)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Indexing.oneHotType(
+                            in.get(0),
+                            a.integer("depth"),
+                            in.get(1),
+                            in.get(2),
+                            a.integer("axis", -1))))
+            .role(CostRole.BATCH_PARALLEL),
         OpDef.of(
-            "Select",
-            c -> one(Indexing.select(c.in(0), c.in(1), c.in(2))),
-            g -> {
-              Tensor zeros = g.op("ZerosLike", NONE, g.dout(0));
-              Tensor dx = g.op("Select", NONE, g.in(0), g.dout(0), zeros);
-              Tensor dy = g.op("Select", NONE, g.in(0), zeros, g.dout(0));
-              return new Tensor[] {
-                null, g.sumTo(dx, g.in(1).shape()), g.sumTo(dy, g.in(2).shape())
-              };
-            }),
+                "Select",
+                c -> one(Indexing.select(c.in(0), c.in(1), c.in(2))),
+                g -> {
+                  Tensor zeros = g.op("ZerosLike", NONE, g.dout(0));
+                  Tensor dx = g.op("Select", NONE, g.in(0), g.dout(0), zeros);
+                  Tensor dy = g.op("Select", NONE, g.in(0), zeros, g.dout(0));
+                  return new Tensor[] {
+                    null, g.sumTo(dx, g.in(1).shape()), g.sumTo(dy, g.in(2).shape())
+                  };
+                })
+            .infers(Infer.one((a, in) -> Indexing.selectType(in.get(0), in.get(1), in.get(2))))
+            .role(CostRole.ELEMENTWISE),
         OpDef.of(
-            "Tile",
-            c -> one(Joining.tile(c.in(0), c.attrs().intArray("multiples"))),
-            g -> one(g.op("TileGrad", g.attrs().with("shape", g.in(0).shape().dims()), g.dout(0)))),
+                "Tile",
+                c -> one(Joining.tile(c.in(0), c.attrs().intArray("multiples"))),
+                g ->
+                    one(
+                        g.op(
+                            "TileGrad",
+                            g.attrs().with("shape", g.in(0).shape().dims()),
+                            g.dout(0))))
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        in.get(0)
+                            .withShape(
+                                Joining.tileShape(
+                                    "Tile", in.get(0).shape(), a.intArray("multiples")))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "TileGrad",
-            c ->
-                one(
-                    Joining.tileGrad(
-                        c.in(0),
-                        new Shape(c.attrs().ints("shape")),
-                        c.attrs().intArray("multiples"))),
-            null),
+                "TileGrad",
+                c ->
+                    one(
+                        Joining.tileGrad(
+                            c.in(0),
+                            new Shape(c.attrs().ints("shape")),
+                            c.attrs().intArray("multiples"))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Joining.tileGradType(
+                            in.get(0), new Shape(a.ints("shape")), a.intArray("multiples"))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "StridedSlice",
-            c -> one(slice(c)),
-            g ->
-                one(
-                    g.op(
-                        "StridedSliceGrad",
-                        g.attrs().with("shapex", g.in(0).shape().dims()),
-                        g.dout(0)))),
+                "StridedSlice",
+                c -> one(Indexing.stridedSlice(c.in(0), spec(c.attrs()))),
+                g ->
+                    one(
+                        g.op(
+                            "StridedSliceGrad",
+                            g.attrs().with("shapex", g.in(0).shape().dims()),
+                            g.dout(0))))
+            .infers(Infer.one((a, in) -> Indexing.stridedSliceType(in.get(0), spec(a))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "StridedSliceGrad",
-            c -> {
-              Attrs a = c.attrs();
-              return one(
-                  Indexing.stridedSliceGrad(
-                      c.in(0),
-                      new Shape(a.ints("shapex")),
-                      a.intArray("begin"),
-                      a.intArray("end"),
-                      a.intArray("strides"),
-                      a.integer("begin_mask", 0),
-                      a.integer("end_mask", 0),
-                      a.integer("ellipsis_mask", 0),
-                      a.integer("new_axis_mask", 0),
-                      a.integer("shrink_axis_mask", 0)));
-            },
-            null));
+                "StridedSliceGrad",
+                c ->
+                    one(
+                        Indexing.stridedSliceGrad(
+                            c.in(0), new Shape(c.attrs().ints("shapex")), spec(c.attrs()))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Indexing.stridedSliceGradType(
+                            in.get(0), new Shape(a.ints("shapex")), spec(a))))
+            .role(CostRole.GENERAL));
   }
 
   private static Tensor[] concatGrad(GradRule.Call g) {

@@ -2,6 +2,7 @@ package dev.msjvm.engine.ops;
 
 import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Activations;
 import dev.msjvm.engine.tensor.MatMul;
@@ -25,65 +26,116 @@ final class MathOps {
     List<OpDef> defs = new ArrayList<>();
     defs.add(
         OpDef.of(
-            "MatMul",
-            c ->
-                one(
-                    MatMul.matmul(
-                        c.in(0),
-                        c.in(1),
-                        c.attrs().bool("transpose_a", false),
-                        c.attrs().bool("transpose_b", false),
-                        c.blas())),
-            MathOps::matmulGrad));
+                "MatMul",
+                c ->
+                    one(
+                        MatMul.matmul(
+                            c.in(0),
+                            c.in(1),
+                            c.attrs().bool("transpose_a", false),
+                            c.attrs().bool("transpose_b", false),
+                            c.blas())),
+                MathOps::matmulGrad)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        MatMul.matmulType(
+                            in.get(0),
+                            in.get(1),
+                            a.bool("transpose_a", false),
+                            a.bool("transpose_b", false))))
+            .role(CostRole.MATMUL));
     for (Reductions.Op r : Reductions.Op.values()) {
       defs.add(
           OpDef.of(
-              r.primitive(),
-              c ->
-                  one(
-                      Reductions.reduce(
-                          r,
-                          c.attrs().has("primitive")
-                              ? c.attrs().string("primitive")
-                              : r.primitive(),
-                          c.in(0),
-                          c.attrs().ints("axis"),
-                          c.attrs().bool("keep_dims", false))),
-              g -> reduceGrad(r, g)));
+                  r.primitive(),
+                  c ->
+                      one(
+                          Reductions.reduce(
+                              r,
+                              c.attrs().has("primitive")
+                                  ? c.attrs().string("primitive")
+                                  : r.primitive(),
+                              c.in(0),
+                              c.attrs().ints("axis"),
+                              c.attrs().bool("keep_dims", false))),
+                  g -> reduceGrad(r, g))
+              .infers(
+                  Infer.one(
+                      (a, in) ->
+                          Reductions.reduceType(
+                              r,
+                              a.has("primitive") ? a.string("primitive") : r.primitive(),
+                              in.get(0),
+                              a.ints("axis"),
+                              a.bool("keep_dims", false))))
+              .role(CostRole.GENERAL));
     }
     defs.add(
         OpDef.of(
-            "Softmax",
-            c -> one(Activations.softmax("Softmax", c.in(0), c.attrs().integer("axis"), false)),
-            g -> {
-              Attrs sum = Attrs.of("axis", List.of(g.attrs().integer("axis")), "keep_dims", true);
-              Tensor dy = g.dout(0);
-              Tensor y = g.out(0);
-              Tensor s = g.op("ReduceSum", sum, g.op("Mul", NONE, dy, y));
-              return one(g.op("Mul", NONE, y, g.op("Sub", NONE, dy, s)));
-            }));
+                "Softmax",
+                c -> one(Activations.softmax("Softmax", c.in(0), c.attrs().integer("axis"), false)),
+                g -> {
+                  Attrs sum =
+                      Attrs.of("axis", List.of(g.attrs().integer("axis")), "keep_dims", true);
+                  Tensor dy = g.dout(0);
+                  Tensor y = g.out(0);
+                  Tensor s = g.op("ReduceSum", sum, g.op("Mul", NONE, dy, y));
+                  return one(g.op("Mul", NONE, y, g.op("Sub", NONE, dy, s)));
+                })
+            .infers(softmaxType("Softmax"))
+            .role(CostRole.SOFTMAX));
     defs.add(
         OpDef.of(
-            "LogSoftmax",
-            c -> one(Activations.softmax("LogSoftmax", c.in(0), c.attrs().integer("axis"), true)),
-            g -> {
-              Attrs sum = Attrs.of("axis", List.of(g.attrs().integer("axis")), "keep_dims", true);
-              Tensor dy = g.dout(0);
-              Tensor s = g.op("ReduceSum", sum, dy);
-              return one(g.op("Sub", NONE, dy, g.op("Mul", NONE, g.op("Exp", NONE, g.out(0)), s)));
-            }));
-    defs.add(OpDef.of("ReluGrad", c -> one(activationGrad(0, c.in(0), c.in(1))), null));
-    defs.add(OpDef.of("SigmoidGrad", c -> one(activationGrad(1, c.in(1), c.in(0))), null));
-    defs.add(OpDef.of("TanhGrad", c -> one(activationGrad(2, c.in(1), c.in(0))), null));
+                "LogSoftmax",
+                c ->
+                    one(
+                        Activations.softmax(
+                            "LogSoftmax", c.in(0), c.attrs().integer("axis"), true)),
+                g -> {
+                  Attrs sum =
+                      Attrs.of("axis", List.of(g.attrs().integer("axis")), "keep_dims", true);
+                  Tensor dy = g.dout(0);
+                  Tensor s = g.op("ReduceSum", sum, dy);
+                  return one(
+                      g.op("Sub", NONE, dy, g.op("Mul", NONE, g.op("Exp", NONE, g.out(0)), s)));
+                })
+            .infers(softmaxType("LogSoftmax"))
+            .role(CostRole.SOFTMAX));
+    defs.add(activationGrad("ReluGrad", 0, 0));
+    defs.add(activationGrad("SigmoidGrad", 1, 1));
+    defs.add(activationGrad("TanhGrad", 2, 1));
     return defs;
+  }
+
+  private static Infer softmaxType(String name) {
+    return Infer.one((a, in) -> Activations.softmaxType(name, in.get(0), a.integer("axis")));
+  }
+
+  /** An activation gradient of {@code kind}, its output gradient dy at input {@code dyAt}. */
+  private static OpDef activationGrad(String name, int kind, int dyAt) {
+    return OpDef.of(
+            name, c -> one(activationGrad(kind, c.in(dyAt), c.in(1 - dyAt))), GradRule.UNDEFINED)
+        .infers(
+            Infer.one(
+                (a, in) -> {
+                  AbstractTensor dy = in.get(dyAt);
+                  checkSameShape(dy.shape(), in.get(1 - dyAt).shape());
+                  return dy;
+                }))
+        .role(CostRole.ELEMENTWISE);
+  }
+
+  private static void checkSameShape(Shape dy, Shape y) {
+    if (!dy.equals(y)) {
+      throw dev.msjvm.engine.MsException.valueError(
+          "The shapes of dy " + dy + " and y " + y + " must be the same.");
+    }
   }
 
   /** dy times the activation's derivative written in terms of its output y. */
   private static Tensor activationGrad(int kind, Tensor dy, Tensor y) {
-    if (!dy.shape().equals(y.shape())) {
-      throw dev.msjvm.engine.MsException.valueError(
-          "The shapes of dy " + dy.shape() + " and y " + y.shape() + " must be the same.");
-    }
+    checkSameShape(dy.shape(), y.shape());
     int n = y.size();
     Tensor out = Tensor.zeros(dy.dtype(), dy.shape());
     if (dy.dtype() == dev.msjvm.engine.ir.DType.FLOAT32

@@ -2,6 +2,8 @@ package dev.msjvm.engine.ops;
 
 import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
+import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.BatchMatMul;
 import dev.msjvm.engine.tensor.Convolution;
@@ -76,26 +78,108 @@ final class NnOps {
   private static List<OpDef> pooling(String name, Pool pool, PoolGrad grad) {
     return List.of(
         OpDef.of(
-            name,
-            c ->
-                one(
-                    pool.run(
-                        c.in(0),
-                        hw(c.attrs(), "kernel_size"),
-                        hw(c.attrs(), "strides"),
-                        padMode(c.attrs()))),
-            g -> one(g.op(name + "Grad", g.attrs(), g.in(0), g.dout(0)))),
+                name,
+                c ->
+                    one(
+                        pool.run(
+                            c.in(0),
+                            hw(c.attrs(), "kernel_size"),
+                            hw(c.attrs(), "strides"),
+                            padMode(c.attrs()))),
+                g -> one(g.op(name + "Grad", g.attrs(), g.in(0), g.dout(0))))
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Pooling.poolType(
+                            name, in.get(0), hw(a, "kernel_size"), hw(a, "strides"), padMode(a))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            name + "Grad",
-            c ->
-                one(
-                    grad.run(
-                        c.in(0),
-                        c.in(1),
-                        hw(c.attrs(), "kernel_size"),
-                        hw(c.attrs(), "strides"),
-                        padMode(c.attrs()))),
-            null));
+                name + "Grad",
+                c ->
+                    one(
+                        grad.run(
+                            c.in(0),
+                            c.in(1),
+                            hw(c.attrs(), "kernel_size"),
+                            hw(c.attrs(), "strides"),
+                            padMode(c.attrs()))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Pooling.poolGradType(
+                            name + "Grad",
+                            in.get(0),
+                            in.get(1),
+                            hw(a, "kernel_size"),
+                            hw(a, "strides"),
+                            padMode(a))))
+            .role(CostRole.GENERAL));
+  }
+
+  /** A convolution gradient's kernel: output gradient, other input, the shape it computes. */
+  private interface ConvGradKernel {
+    Tensor run(
+        Tensor dy,
+        Tensor other,
+        Shape shape,
+        String padMode,
+        int[] pad,
+        int[] stride,
+        int[] dilation,
+        int group,
+        Blas blas);
+  }
+
+  /** A convolution gradient's inference, with the kernel's arguments. */
+  private interface ConvGradType {
+    AbstractTensor of(
+        AbstractTensor dy,
+        AbstractTensor other,
+        Shape shape,
+        String padMode,
+        int[] pad,
+        int[] stride,
+        int[] dilation,
+        int group);
+  }
+
+  /**
+   * Conv2DBackpropInput or Conv2DBackpropFilter: Conv2D's attributes plus {@code shapeAttr}, the
+   * shape of the input whose gradient it computes.
+   */
+  private static OpDef convGrad(
+      String name, String shapeAttr, ConvGradKernel kernel, ConvGradType type) {
+    return OpDef.of(
+            name,
+            c -> {
+              Attrs a = c.attrs();
+              return one(
+                  kernel.run(
+                      c.in(0),
+                      c.in(1),
+                      new Shape(a.ints(shapeAttr)),
+                      padMode(a),
+                      pad4(a),
+                      hw(a, "stride"),
+                      hw(a, "dilation"),
+                      a.integer("group", 1),
+                      c.blas()));
+            },
+            GradRule.UNDEFINED)
+        .infers(
+            Infer.one(
+                (a, in) ->
+                    type.of(
+                        in.get(0),
+                        in.get(1),
+                        new Shape(a.ints(shapeAttr)),
+                        padMode(a),
+                        pad4(a),
+                        hw(a, "stride"),
+                        hw(a, "dilation"),
+                        a.integer("group", 1))))
+        .role(CostRole.GENERAL);
   }
 
   static List<OpDef> defs() {
@@ -108,211 +192,284 @@ final class NnOps {
   private static List<OpDef> layerDefs() {
     return List.of(
         OpDef.of(
-            "BiasAdd",
-            c -> one(NnActivations.biasAdd(c.in(0), c.in(1))),
-            g ->
-                new Tensor[] {g.dout(0), g.needs(1) ? g.op("BiasAddGrad", NONE, g.dout(0)) : null}),
-        OpDef.of("BiasAddGrad", c -> one(NnActivations.biasAddGrad(c.in(0))), null),
+                "BiasAdd",
+                c -> one(NnActivations.biasAdd(c.in(0), c.in(1))),
+                g ->
+                    new Tensor[] {
+                      g.dout(0), g.needs(1) ? g.op("BiasAddGrad", NONE, g.dout(0)) : null
+                    })
+            .infers(Infer.one((a, in) -> NnActivations.biasAddType(in.get(0), in.get(1))))
+            .role(CostRole.GENERAL),
+        OpDef.of("BiasAddGrad", c -> one(NnActivations.biasAddGrad(c.in(0))), GradRule.UNDEFINED)
+            .infers(Infer.one((a, in) -> NnActivations.biasAddGradType(in.get(0))))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "BatchMatMul",
-            c ->
-                one(
-                    BatchMatMul.batchMatMul(
-                        c.in(0),
-                        c.in(1),
-                        c.attrs().bool("transpose_a", false),
-                        c.attrs().bool("transpose_b", false),
-                        c.blas())),
-            NnOps::batchMatMulGrad),
+                "BatchMatMul",
+                c ->
+                    one(
+                        BatchMatMul.batchMatMul(
+                            c.in(0),
+                            c.in(1),
+                            c.attrs().bool("transpose_a", false),
+                            c.attrs().bool("transpose_b", false),
+                            c.blas())),
+                NnOps::batchMatMulGrad)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        BatchMatMul.batchMatMulType(
+                            in.get(0),
+                            in.get(1),
+                            a.bool("transpose_a", false),
+                            a.bool("transpose_b", false))))
+            .role(CostRole.MATMUL),
         OpDef.of(
-            "Conv2D",
-            c -> one(conv(c)),
-            g -> {
-              Attrs a = g.attrs();
-              Tensor dx =
-                  g.needs(0)
-                      ? g.op(
-                          "Conv2DBackpropInput",
-                          a.with("input_shape", g.in(0).shape().dims()),
-                          g.dout(0),
-                          g.in(1))
-                      : null;
-              Tensor dw =
-                  g.needs(1)
-                      ? g.op(
-                          "Conv2DBackpropFilter",
-                          a.with("filter_shape", g.in(1).shape().dims()),
-                          g.dout(0),
-                          g.in(0))
-                      : null;
-              return new Tensor[] {dx, dw};
-            }),
-        OpDef.of(
+                "Conv2D",
+                c -> one(conv(c)),
+                g -> {
+                  Attrs a = g.attrs();
+                  Tensor dx =
+                      g.needs(0)
+                          ? g.op(
+                              "Conv2DBackpropInput",
+                              a.with("input_shape", g.in(0).shape().dims()),
+                              g.dout(0),
+                              g.in(1))
+                          : null;
+                  Tensor dw =
+                      g.needs(1)
+                          ? g.op(
+                              "Conv2DBackpropFilter",
+                              a.with("filter_shape", g.in(1).shape().dims()),
+                              g.dout(0),
+                              g.in(0))
+                          : null;
+                  return new Tensor[] {dx, dw};
+                })
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Convolution.conv2dType(
+                            in.get(0),
+                            in.get(1),
+                            padMode(a),
+                            pad4(a),
+                            hw(a, "stride"),
+                            hw(a, "dilation"),
+                            a.integer("group", 1))))
+            .role(CostRole.GENERAL),
+        convGrad(
             "Conv2DBackpropInput",
-            c ->
-                one(
-                    Convolution.conv2dBackpropInput(
-                        c.in(0),
-                        c.in(1),
-                        new Shape(c.attrs().ints("input_shape")),
-                        padMode(c.attrs()),
-                        pad4(c.attrs()),
-                        hw(c.attrs(), "stride"),
-                        hw(c.attrs(), "dilation"),
-                        c.attrs().integer("group", 1),
-                        c.blas())),
-            null),
-        OpDef.of(
+            "input_shape",
+            Convolution::conv2dBackpropInput,
+            Convolution::conv2dBackpropInputType),
+        convGrad(
             "Conv2DBackpropFilter",
-            c ->
-                one(
-                    Convolution.conv2dBackpropFilter(
-                        c.in(0),
-                        c.in(1),
-                        new Shape(c.attrs().ints("filter_shape")),
-                        padMode(c.attrs()),
-                        pad4(c.attrs()),
-                        hw(c.attrs(), "stride"),
-                        hw(c.attrs(), "dilation"),
-                        c.attrs().integer("group", 1),
-                        c.blas())),
-            null),
+            "filter_shape",
+            Convolution::conv2dBackpropFilter,
+            Convolution::conv2dBackpropFilterType),
         new OpDef(
-            "BatchNorm",
-            c -> {
-              boolean training = c.attrs().bool("is_training", false);
-              Normalization.BatchNormResult r =
-                  Normalization.batchNorm(
-                      c.in(0),
-                      c.in(1),
-                      c.in(2),
-                      c.in(3),
-                      c.in(4),
-                      training,
-                      c.attrs().real("epsilon"),
-                      c.attrs().real("momentum"));
-              if (training) {
-                // MindSpore's BatchNorm updates its moving-statistics Parameters in place.
-                c.var(3).set(r.movingMean());
-                c.var(4).set(r.movingVariance());
-              }
-              return new Tensor[] {r.y(), r.batchMean(), r.batchVariance()};
-            },
-            g -> {
-              Tensor[] d =
-                  g.ops(
-                      "BatchNormGrad",
-                      g.attrs(),
-                      g.dout(0),
-                      g.in(0),
-                      g.in(1),
-                      g.attrs().bool("is_training", false) ? g.out(1) : g.in(3),
-                      g.attrs().bool("is_training", false) ? g.out(2) : g.in(4));
-              return new Tensor[] {d[0], d[1], d[2], null, null};
-            },
-            true,
-            List.of(3, 4)),
+                "BatchNorm",
+                c -> {
+                  boolean training = c.attrs().bool("is_training", false);
+                  Normalization.BatchNormResult r =
+                      Normalization.batchNorm(
+                          c.in(0),
+                          c.in(1),
+                          c.in(2),
+                          c.in(3),
+                          c.in(4),
+                          training,
+                          c.attrs().real("epsilon"),
+                          c.attrs().real("momentum"));
+                  if (training) {
+                    // MindSpore's BatchNorm updates its moving-statistics Parameters in place.
+                    c.var(3).set(r.movingMean());
+                    c.var(4).set(r.movingVariance());
+                  }
+                  return new Tensor[] {r.y(), r.batchMean(), r.batchVariance()};
+                },
+                g -> {
+                  Tensor[] d =
+                      g.ops(
+                          "BatchNormGrad",
+                          g.attrs(),
+                          g.dout(0),
+                          g.in(0),
+                          g.in(1),
+                          g.attrs().bool("is_training", false) ? g.out(1) : g.in(3),
+                          g.attrs().bool("is_training", false) ? g.out(2) : g.in(4));
+                  return new Tensor[] {d[0], d[1], d[2], null, null};
+                },
+                true,
+                List.of(3, 4))
+            .infers(
+                (a, in) ->
+                    Normalization.batchNormType(
+                        in.get(0), in.get(1), in.get(2), in.get(3), in.get(4)))
+            .role(CostRole.BATCH_PARALLEL),
         OpDef.of(
-            "BatchNormGrad",
-            c -> {
-              Normalization.NormGrads r =
-                  Normalization.batchNormGrad(
-                      c.in(0),
-                      c.in(1),
-                      c.in(2),
-                      c.in(3),
-                      c.in(4),
-                      c.attrs().bool("is_training", false),
-                      c.attrs().real("epsilon"));
-              return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
-            },
-            null),
+                "BatchNormGrad",
+                c -> {
+                  Normalization.NormGrads r =
+                      Normalization.batchNormGrad(
+                          c.in(0),
+                          c.in(1),
+                          c.in(2),
+                          c.in(3),
+                          c.in(4),
+                          c.attrs().bool("is_training", false),
+                          c.attrs().real("epsilon"));
+                  return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
+                },
+                GradRule.UNDEFINED)
+            .infers(
+                (a, in) ->
+                    Normalization.batchNormGradType(
+                        in.get(0), in.get(1), in.get(2), in.get(3), in.get(4)))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "LayerNorm",
-            c -> {
-              Normalization.LayerNormResult r =
-                  Normalization.layerNorm(
-                      c.in(0),
-                      c.in(1),
-                      c.in(2),
-                      c.attrs().integer("begin_norm_axis", 1),
-                      c.attrs().integer("begin_params_axis", 1),
-                      c.attrs().real("epsilon"));
-              return new Tensor[] {r.y(), r.mean(), r.rstd()};
-            },
-            g -> {
-              Tensor[] d =
-                  g.ops(
-                      "LayerNormGrad", g.attrs(), g.in(0), g.dout(0), g.out(1), g.out(2), g.in(1));
-              return new Tensor[] {d[0], d[1], d[2]};
-            }),
+                "LayerNorm",
+                c -> {
+                  Normalization.LayerNormResult r =
+                      Normalization.layerNorm(
+                          c.in(0),
+                          c.in(1),
+                          c.in(2),
+                          c.attrs().integer("begin_norm_axis", 1),
+                          c.attrs().integer("begin_params_axis", 1),
+                          c.attrs().real("epsilon"));
+                  return new Tensor[] {r.y(), r.mean(), r.rstd()};
+                },
+                g -> {
+                  Tensor[] d =
+                      g.ops(
+                          "LayerNormGrad",
+                          g.attrs(),
+                          g.in(0),
+                          g.dout(0),
+                          g.out(1),
+                          g.out(2),
+                          g.in(1));
+                  return new Tensor[] {d[0], d[1], d[2]};
+                })
+            .infers(
+                (a, in) ->
+                    Normalization.layerNormType(
+                        in.get(0),
+                        in.get(1),
+                        in.get(2),
+                        a.integer("begin_norm_axis", 1),
+                        a.integer("begin_params_axis", 1)))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "LayerNormGrad",
-            c -> {
-              Normalization.NormGrads r =
-                  Normalization.layerNormGrad(
-                      c.in(0),
-                      c.in(1),
-                      c.in(2),
-                      c.in(3),
-                      c.in(4),
-                      c.attrs().integer("begin_norm_axis", 1),
-                      c.attrs().integer("begin_params_axis", 1));
-              return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
-            },
-            null),
+                "LayerNormGrad",
+                c -> {
+                  Normalization.NormGrads r =
+                      Normalization.layerNormGrad(
+                          c.in(0),
+                          c.in(1),
+                          c.in(2),
+                          c.in(3),
+                          c.in(4),
+                          c.attrs().integer("begin_norm_axis", 1),
+                          c.attrs().integer("begin_params_axis", 1));
+                  return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
+                },
+                GradRule.UNDEFINED)
+            .infers(
+                (a, in) ->
+                    Normalization.layerNormGradType(
+                        in.get(0),
+                        in.get(1),
+                        in.get(4),
+                        a.integer("begin_norm_axis", 1),
+                        a.integer("begin_params_axis", 1)))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "GeLU",
-            c -> one(NnActivations.gelu(c.in(0))),
-            g -> one(g.op("GeLUGrad", NONE, g.dout(0), g.in(0)))),
-        OpDef.of("GeLUGrad", c -> one(NnActivations.geluGrad(c.in(0), c.in(1))), null),
+                "GeLU",
+                c -> one(NnActivations.gelu(c.in(0))),
+                g -> one(g.op("GeLUGrad", NONE, g.dout(0), g.in(0))))
+            .infers(Infer.one((a, in) -> NnActivations.geluType(in.get(0))))
+            .role(CostRole.ELEMENTWISE),
+        OpDef.of("GeLUGrad", c -> one(NnActivations.geluGrad(c.in(0), c.in(1))), GradRule.UNDEFINED)
+            .infers(Infer.one((a, in) -> NnActivations.geluGradType(in.get(0), in.get(1))))
+            .role(CostRole.ELEMENTWISE),
         new OpDef(
-            "Dropout",
-            c -> {
-              NnActivations.DropoutResult r =
-                  NnActivations.dropout(
-                      c.in(0), c.attrs().real("keep_prob"), (RandomGenerator) c.attrs().get("rng"));
-              return new Tensor[] {r.output(), r.mask()};
-            },
-            g -> one(g.op("DropoutGrad", g.attrs(), g.dout(0), g.out(1))),
-            true),
+                "Dropout",
+                c -> {
+                  NnActivations.DropoutResult r =
+                      NnActivations.dropout(
+                          c.in(0),
+                          c.attrs().real("keep_prob"),
+                          (RandomGenerator) c.attrs().get("rng"));
+                  return new Tensor[] {r.output(), r.mask()};
+                },
+                g -> one(g.op("DropoutGrad", g.attrs(), g.dout(0), g.out(1))),
+                true)
+            .infers(
+                (a, in) -> {
+                  AbstractTensor y = NnActivations.dropoutType(in.get(0), a.real("keep_prob"));
+                  return List.of(y, y);
+                })
+            .role(CostRole.ELEMENTWISE),
         OpDef.of(
-            "DropoutGrad",
-            c -> one(NnActivations.dropoutGrad(c.in(0), c.in(1), c.attrs().real("keep_prob"))),
-            null),
+                "DropoutGrad",
+                c -> one(NnActivations.dropoutGrad(c.in(0), c.in(1), c.attrs().real("keep_prob"))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        NnActivations.dropoutGradType(in.get(0), in.get(1), a.real("keep_prob"))))
+            .role(CostRole.ELEMENTWISE),
         OpDef.of(
-            "SoftmaxCrossEntropyWithLogits",
-            c -> {
-              NnLosses.LossAndGrad r = NnLosses.softmaxCrossEntropyWithLogits(c.in(0), c.in(1));
-              return new Tensor[] {r.loss(), r.backprop()};
-            },
-            g -> {
-              Tensor d = g.op("ExpandDims", Attrs.of("axis", -1), g.dout(0));
-              return new Tensor[] {g.op("Mul", NONE, d, g.out(1)), null};
-            }),
+                "SoftmaxCrossEntropyWithLogits",
+                c -> {
+                  NnLosses.LossAndGrad r = NnLosses.softmaxCrossEntropyWithLogits(c.in(0), c.in(1));
+                  return new Tensor[] {r.loss(), r.backprop()};
+                },
+                g -> {
+                  Tensor d = g.op("ExpandDims", Attrs.of("axis", -1), g.dout(0));
+                  return new Tensor[] {g.op("Mul", NONE, d, g.out(1)), null};
+                })
+            .infers((a, in) -> NnLosses.softmaxCrossEntropyWithLogitsType(in.get(0), in.get(1)))
+            .role(CostRole.BATCH_PARALLEL),
         OpDef.of(
-            "SparseSoftmaxCrossEntropyWithLogits",
-            c ->
-                one(
-                    NnLosses.sparseSoftmaxCrossEntropyWithLogits(
-                        c.in(0),
-                        c.in(1),
-                        c.attrs().bool("is_grad", false),
-                        c.attrs().integer("global_batch", c.in(0).shape().dim(0)))),
-            g -> {
-              Tensor grad = g.op("SparseSoftmaxCrossEntropyWithLogitsGrad", NONE, g.in(0), g.in(1));
-              return new Tensor[] {g.op("Mul", NONE, grad, g.dout(0)), null};
-            }),
+                "SparseSoftmaxCrossEntropyWithLogits",
+                c ->
+                    one(
+                        NnLosses.sparseSoftmaxCrossEntropyWithLogits(
+                            c.in(0),
+                            c.in(1),
+                            c.attrs().bool("is_grad", false),
+                            c.attrs().integer("global_batch", c.in(0).shape().dim(0)))),
+                g -> {
+                  Tensor grad =
+                      g.op("SparseSoftmaxCrossEntropyWithLogitsGrad", NONE, g.in(0), g.in(1));
+                  return new Tensor[] {g.op("Mul", NONE, grad, g.dout(0)), null};
+                })
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        NnLosses.sparseSoftmaxCrossEntropyWithLogitsType(
+                            in.get(0), in.get(1), a.bool("is_grad", false))))
+            .role(CostRole.BATCH_PARALLEL),
         OpDef.of(
-            "SparseSoftmaxCrossEntropyWithLogitsGrad",
-            c ->
-                one(
-                    NnLosses.sparseSoftmaxCrossEntropyWithLogits(
-                        c.in(0),
-                        c.in(1),
-                        true,
-                        c.attrs().integer("global_batch", c.in(0).shape().dim(0)))),
-            null));
+                "SparseSoftmaxCrossEntropyWithLogitsGrad",
+                c ->
+                    one(
+                        NnLosses.sparseSoftmaxCrossEntropyWithLogits(
+                            c.in(0),
+                            c.in(1),
+                            true,
+                            c.attrs().integer("global_batch", c.in(0).shape().dim(0)))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        NnLosses.sparseSoftmaxCrossEntropyWithLogitsType(
+                            in.get(0), in.get(1), true)))
+            .role(CostRole.GENERAL));
   }
 
   private static Tensor[] batchMatMulGrad(GradRule.Call g) {

@@ -4,20 +4,37 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One operator, declared once: its MindSpore primitive name, its reference kernel and its gradient
- * (null when none is defined: differentiating through it is an error naming the operator).
+ * One operator, declared once: its MindSpore primitive name, its reference kernel, its shape and
+ * dtype inference, its gradient and its role in the strategy search. Its sharding rule is declared
+ * under the same name in {@code dev.msjvm.engine.parallel.rules.Rules}; {@code OpDeclarationsTest}
+ * fails when a registered operator lacks any part.
  *
- * <p>{@code stateful} marks operators that update variables or draw random numbers: a traced graph
+ * <p>{@code grad} is {@link GradRule#UNDEFINED} when no gradient is defined (differentiating
+ * through it is an error naming the operator), {@link GradRule#NONE} when its inputs get none.
+ * {@code stateful} marks operators that update variables or draw random numbers: a traced graph
  * keeps them even when nothing reads their outputs; {@code written} lists the inputs such an
- * operator may write (null: any variable input). Example: {@code new OpDef("Neg", kernel, g -> new
- * Tensor[] {g.op("Neg", Attrs.EMPTY, g.dout(0))}, false)}.
+ * operator may write (null: any variable input). {@code infer} and {@code role} are null only for
+ * the operators the compiler makes itself (collectives, redistribution steps), which are never
+ * traced from Python. Example: {@code OpDef.of("Neg", kernel, g -> new Tensor[] {g.op("Neg",
+ * Attrs.EMPTY, g.dout(0))}).infers(Infer.like(0)).role(CostRole.ELEMENTWISE)}.
  */
 public record OpDef(
-    String name, Kernel kernel, GradRule grad, boolean stateful, List<Integer> written) {
+    String name,
+    Kernel kernel,
+    GradRule grad,
+    boolean stateful,
+    List<Integer> written,
+    Infer infer,
+    CostRole costRole) {
   public OpDef {
     Objects.requireNonNull(name);
     Objects.requireNonNull(kernel);
     written = written == null ? null : List.copyOf(written);
+  }
+
+  /** An operator whose {@code written} inputs, if {@code stateful}, may be written. */
+  public OpDef(String name, Kernel kernel, GradRule grad, boolean stateful, List<Integer> written) {
+    this(name, kernel, grad, stateful, written, null, null);
   }
 
   /** An operator whose variable inputs, if {@code stateful}, may all be written. */
@@ -35,5 +52,15 @@ public record OpDef(
 
   public static OpDef of(String name, Kernel kernel, GradRule grad) {
     return new OpDef(name, kernel, grad, false);
+  }
+
+  /** This operator with its shape and dtype inference. */
+  public OpDef infers(Infer f) {
+    return new OpDef(name, kernel, grad, stateful, written, f, costRole);
+  }
+
+  /** This operator with its role in the strategy search. */
+  public OpDef role(CostRole r) {
+    return new OpDef(name, kernel, grad, stateful, written, infer, r);
   }
 }

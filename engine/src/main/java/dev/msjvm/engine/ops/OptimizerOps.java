@@ -1,10 +1,14 @@
 package dev.msjvm.engine.ops;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Fused optimizer updates, following MindSpore 2.10's CPU kernels. Each updates its variables in
@@ -40,21 +44,52 @@ final class OptimizerOps {
     return c.in(i).getDouble(0);
   }
 
-  private static void sameShape(String op, Kernel.Call c, int a, int b) {
-    if (!c.in(a).shape().equals(c.in(b).shape())) {
-      throw MsException.valueError(
-          "For '"
-              + op
-              + "', the shape of input "
-              + b
-              + " "
-              + c.in(b).shape()
-              + " must be the same as the shape of input "
-              + a
-              + " "
-              + c.in(a).shape()
-              + ".");
+  /** The inputs each update's kernel requires to have its variable's (input 0's) shape. */
+  private static final Map<String, int[]> SAME_SHAPE =
+      Map.of(
+          "ApplyMomentum", new int[] {1, 3},
+          "SGD", new int[] {1, 3},
+          "Adam", new int[] {1, 2, 9},
+          "AdamWeightDecay", new int[] {1, 2, 8},
+          "Lamb", new int[] {1, 2, 9});
+
+  /** Throws MindSpore's error unless op's {@link #SAME_SHAPE} inputs have input 0's shape. */
+  private static void checkShapes(String op, List<AbstractTensor> in) {
+    Shape want = in.get(0).shape();
+    for (int b : SAME_SHAPE.get(op)) {
+      Shape got = in.get(b).shape();
+      if (!want.equals(got)) {
+        throw MsException.valueError(
+            "For '"
+                + op
+                + "', the shape of input "
+                + b
+                + " "
+                + got
+                + " must be the same as the shape of input 0 "
+                + want
+                + ".");
+      }
     }
+  }
+
+  private static void checkShapes(String op, Kernel.Call c) {
+    List<AbstractTensor> in = new ArrayList<>(c.arity());
+    for (int i = 0; i < c.arity(); i++) {
+      in.add(c.in(i).type());
+    }
+    checkShapes(op, in);
+  }
+
+  /**
+   * An update's inference: its shape checks; its outputs are its first {@code outputs} (variable)
+   * inputs' new values, typed as they are.
+   */
+  private static Infer updates(String op, int outputs) {
+    return (attrs, in) -> {
+      checkShapes(op, in);
+      return List.copyOf(in.subList(0, outputs));
+    };
   }
 
   private static Tensor set(Kernel.Call c, int i, double[] values) {
@@ -90,8 +125,7 @@ final class OptimizerOps {
   }
 
   static Tensor[] applyMomentum(Kernel.Call c) {
-    sameShape("ApplyMomentum", c, 0, 1);
-    sameShape("ApplyMomentum", c, 0, 3);
+    checkShapes("ApplyMomentum", c);
     boolean nesterov = c.attrs().bool("use_nesterov", false);
     double lr = scalar(c, 2);
     double mom = scalar(c, 4);
@@ -122,8 +156,7 @@ final class OptimizerOps {
   }
 
   static Tensor[] sgd(Kernel.Call c) {
-    sameShape("SGD", c, 0, 1);
-    sameShape("SGD", c, 0, 3);
+    checkShapes("SGD", c);
     if (allFloat32(c, 0, 1, 3, 5)) {
       return sgdFloat32(c);
     }
@@ -219,9 +252,7 @@ final class OptimizerOps {
   }
 
   static Tensor[] adam(Kernel.Call c) {
-    sameShape("Adam", c, 0, 1);
-    sameShape("Adam", c, 0, 2);
-    sameShape("Adam", c, 0, 9);
+    checkShapes("Adam", c);
     boolean nesterov = c.attrs().bool("use_nesterov", false);
     double b1p = scalar(c, 3);
     double b2p = scalar(c, 4);
@@ -245,9 +276,7 @@ final class OptimizerOps {
   }
 
   static Tensor[] adamWeightDecay(Kernel.Call c) {
-    sameShape("AdamWeightDecay", c, 0, 1);
-    sameShape("AdamWeightDecay", c, 0, 2);
-    sameShape("AdamWeightDecay", c, 0, 8);
+    checkShapes("AdamWeightDecay", c);
     double lr = scalar(c, 3);
     double b1 = scalar(c, 4);
     double b2 = scalar(c, 5);
@@ -268,9 +297,7 @@ final class OptimizerOps {
   }
 
   static Tensor[] lamb(Kernel.Call c) {
-    sameShape("Lamb", c, 0, 1);
-    sameShape("Lamb", c, 0, 2);
-    sameShape("Lamb", c, 0, 9);
+    checkShapes("Lamb", c);
     double lr = scalar(c, 3);
     double b1 = scalar(c, 4);
     double b2 = scalar(c, 5);
@@ -363,20 +390,32 @@ final class OptimizerOps {
 
   static List<OpDef> defs() {
     return List.of(
-        new OpDef("ApplyMomentum", OptimizerOps::applyMomentum, GradRule.NONE, true),
-        new OpDef("SGD", OptimizerOps::sgd, GradRule.NONE, true),
-        new OpDef("Adam", OptimizerOps::adam, GradRule.NONE, true),
-        new OpDef("AdamWeightDecay", OptimizerOps::adamWeightDecay, GradRule.NONE, true),
-        new OpDef("Lamb", OptimizerOps::lamb, GradRule.NONE, true),
+        new OpDef("ApplyMomentum", OptimizerOps::applyMomentum, GradRule.NONE, true)
+            .infers(updates("ApplyMomentum", 1))
+            .role(CostRole.GENERAL),
+        new OpDef("SGD", OptimizerOps::sgd, GradRule.NONE, true)
+            .infers(updates("SGD", 1))
+            .role(CostRole.GENERAL),
+        new OpDef("Adam", OptimizerOps::adam, GradRule.NONE, true)
+            .infers(updates("Adam", 3))
+            .role(CostRole.GENERAL),
+        new OpDef("AdamWeightDecay", OptimizerOps::adamWeightDecay, GradRule.NONE, true)
+            .infers(updates("AdamWeightDecay", 3))
+            .role(CostRole.GENERAL),
+        new OpDef("Lamb", OptimizerOps::lamb, GradRule.NONE, true)
+            .infers(updates("Lamb", 3))
+            .role(CostRole.GENERAL),
         OpDef.of(
-            "LearningRateSchedule",
-            c -> {
-              Tensor step = c.in(0);
-              double lr = schedule(c.attrs(), step.getDouble(0));
-              return new Tensor[] {
-                Tensor.ofDoubles(dev.msjvm.engine.ir.DType.FLOAT32, step.shape(), i -> lr)
-              };
-            },
-            GradRule.NONE));
+                "LearningRateSchedule",
+                c -> {
+                  Tensor step = c.in(0);
+                  double lr = schedule(c.attrs(), step.getDouble(0));
+                  return new Tensor[] {
+                    Tensor.ofDoubles(dev.msjvm.engine.ir.DType.FLOAT32, step.shape(), i -> lr)
+                  };
+                },
+                GradRule.NONE)
+            .infers(Infer.one((a, in) -> in.get(0).withDtype(DType.FLOAT32)))
+            .role(CostRole.GENERAL));
   }
 }

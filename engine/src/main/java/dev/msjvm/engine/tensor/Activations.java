@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 
 /**
@@ -13,8 +14,8 @@ import dev.msjvm.engine.ir.DType;
 public final class Activations {
   private Activations() {}
 
-  /** Softmax ({@code log} false) or LogSoftmax of {@code x} along {@code axis}. */
-  public static Tensor softmax(String primitive, Tensor x, int axis, boolean log) {
+  /** The type {@link #softmax} gives (its input's), with its errors; reads no values. */
+  public static AbstractTensor softmaxType(String primitive, AbstractTensor x, int axis) {
     DType t = x.dtype();
     if (!t.isFloat()) {
       throw MsException.typeError(
@@ -25,7 +26,7 @@ public final class Activations {
               + t.mindsporeName()
               + ".");
     }
-    int rank = x.shape().rank();
+    int rank = x.rank();
     if (axis < -rank || axis >= rank) {
       throw MsException.valueError(
           "For primitive["
@@ -38,6 +39,14 @@ public final class Activations {
               + axis
               + ".");
     }
+    return x;
+  }
+
+  /** Softmax ({@code log} false) or LogSoftmax of {@code x} along {@code axis}. */
+  public static Tensor softmax(String primitive, Tensor x, int axis, boolean log) {
+    softmaxType(primitive, x.type(), axis);
+    int rank = x.shape().rank();
+    DType t = x.dtype();
     int a = axis < 0 ? axis + rank : axis;
     int[] dims = x.shape().toArray();
     int len = dims[a];

@@ -2,6 +2,7 @@ package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.ArrayList;
@@ -18,11 +19,11 @@ import java.util.List;
 public final class BatchMatMul {
   private BatchMatMul() {}
 
-  /** {@code op(x) @ op(y)} per batch, {@code op} transposing the last two dims when set. */
-  public static Tensor batchMatMul(
-      Tensor x, Tensor y, boolean transposeA, boolean transposeB, Blas blas) {
-    int xr = x.shape().rank();
-    int yr = y.shape().rank();
+  /** The type {@link #batchMatMul} gives, with its errors; reads no values. */
+  public static AbstractTensor batchMatMulType(
+      AbstractTensor x, AbstractTensor y, boolean transposeA, boolean transposeB) {
+    int xr = x.rank();
+    int yr = y.rank();
     if (xr < 2 || yr < 2) {
       throw MsException.valueError(
           "For 'BatchMatMul', input 'x' and 'y' must have rank >= 2, but got "
@@ -62,12 +63,31 @@ public final class BatchMatMul {
     Shape xb = new Shape(x.shape().dims().subList(0, xr - 2));
     Shape yb = new Shape(y.shape().dims().subList(0, yr - 2));
     Shape ob = Shape.broadcast("BatchMatMul", xb, yb);
-    int[] xi = Broadcast.indices(xb, ob);
-    int[] yi = Broadcast.indices(yb, ob);
     List<Integer> outDims = new ArrayList<>(ob.dims());
     outDims.add(m);
     outDims.add(n);
     Shape out = new Shape(outDims);
+    return x.withShape(out);
+  }
+
+  /** {@code op(x) @ op(y)} per batch, {@code op} transposing the last two dims when set. */
+  public static Tensor batchMatMul(
+      Tensor x, Tensor y, boolean transposeA, boolean transposeB, Blas blas) {
+    Shape out = batchMatMulType(x.type(), y.type(), transposeA, transposeB).shape();
+    int xr = x.shape().rank();
+    int yr = y.shape().rank();
+    int xRows = x.shape().dim(xr - 2);
+    int xCols = x.shape().dim(xr - 1);
+    int yRows = y.shape().dim(yr - 2);
+    int yCols = y.shape().dim(yr - 1);
+    int m = transposeA ? xCols : xRows;
+    int k = transposeA ? xRows : xCols;
+    int n = transposeB ? yRows : yCols;
+    Shape xb = new Shape(x.shape().dims().subList(0, xr - 2));
+    Shape yb = new Shape(y.shape().dims().subList(0, yr - 2));
+    Shape ob = new Shape(out.dims().subList(0, out.rank() - 2));
+    int[] xi = Broadcast.indices(xb, ob);
+    int[] yi = Broadcast.indices(yb, ob);
     int xs = xRows * xCols;
     int ys = yRows * yCols;
     int os = m * n;

@@ -2,6 +2,7 @@ package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.Locale;
@@ -58,7 +59,7 @@ public final class Convolution {
       int[] dilation,
       int group,
       Blas blas) {
-    checkTypes("Conv2D", x, w);
+    conv2dType(x.type(), w.type(), padMode, pad, stride, dilation, group);
     Geometry g = geometry("Conv2D", x.shape(), w.shape(), padMode, pad, stride, dilation, group);
     float[] xs = KernelSupport.asFloat32(x).floats();
     float[] ws = KernelSupport.asFloat32(w).floats();
@@ -101,10 +102,9 @@ public final class Convolution {
       int[] dilation,
       int group,
       Blas blas) {
-    checkTypes("Conv2DBackpropInput", dy, w);
+    conv2dBackpropInputType(dy.type(), w.type(), xShape, padMode, pad, stride, dilation, group);
     Geometry g =
         geometry("Conv2DBackpropInput", xShape, w.shape(), padMode, pad, stride, dilation, group);
-    KernelSupport.requireShape("Conv2DBackpropInput", "dout", dy, Shape.of(g.n, g.o, g.oh, g.ow));
     float[] dys = KernelSupport.asFloat32(dy).floats();
     float[] ws = KernelSupport.asFloat32(w).floats();
     float[] dx = FloatPool.zeroed(g.n * g.c * g.h * g.w);
@@ -148,10 +148,9 @@ public final class Convolution {
       int[] dilation,
       int group,
       Blas blas) {
-    checkTypes("Conv2DBackpropFilter", dy, x);
+    conv2dBackpropFilterType(dy.type(), x.type(), wShape, padMode, pad, stride, dilation, group);
     Geometry g =
         geometry("Conv2DBackpropFilter", x.shape(), wShape, padMode, pad, stride, dilation, group);
-    KernelSupport.requireShape("Conv2DBackpropFilter", "dout", dy, Shape.of(g.n, g.o, g.oh, g.ow));
     float[] dys = KernelSupport.asFloat32(dy).floats();
     float[] xs = KernelSupport.asFloat32(x).floats();
     float[] dw = FloatPool.zeroed(g.o * g.colRows());
@@ -180,7 +179,57 @@ public final class Convolution {
     return back(Tensor.ofFloats(wShape, dw), dy.dtype());
   }
 
-  private static void checkTypes(String op, Tensor a, Tensor b) {
+  /** The type {@link #conv2d} gives, with its errors; reads no values. */
+  public static AbstractTensor conv2dType(
+      AbstractTensor x,
+      AbstractTensor w,
+      String padMode,
+      int[] pad,
+      int[] stride,
+      int[] dilation,
+      int group) {
+    checkTypes("Conv2D", x, w);
+    Geometry g = geometry("Conv2D", x.shape(), w.shape(), padMode, pad, stride, dilation, group);
+    return x.withShape(Shape.of(g.n, g.o, g.oh, g.ow));
+  }
+
+  /** The type {@link #conv2dBackpropInput} gives, with its errors; reads no values. */
+  public static AbstractTensor conv2dBackpropInputType(
+      AbstractTensor dy,
+      AbstractTensor w,
+      Shape xShape,
+      String padMode,
+      int[] pad,
+      int[] stride,
+      int[] dilation,
+      int group) {
+    checkTypes("Conv2DBackpropInput", dy, w);
+    Geometry g =
+        geometry("Conv2DBackpropInput", xShape, w.shape(), padMode, pad, stride, dilation, group);
+    KernelSupport.requireShape(
+        "Conv2DBackpropInput", "dout", dy.shape(), Shape.of(g.n, g.o, g.oh, g.ow));
+    return dy.withShape(xShape);
+  }
+
+  /** The type {@link #conv2dBackpropFilter} gives, with its errors; reads no values. */
+  public static AbstractTensor conv2dBackpropFilterType(
+      AbstractTensor dy,
+      AbstractTensor x,
+      Shape wShape,
+      String padMode,
+      int[] pad,
+      int[] stride,
+      int[] dilation,
+      int group) {
+    checkTypes("Conv2DBackpropFilter", dy, x);
+    Geometry g =
+        geometry("Conv2DBackpropFilter", x.shape(), wShape, padMode, pad, stride, dilation, group);
+    KernelSupport.requireShape(
+        "Conv2DBackpropFilter", "dout", dy.shape(), Shape.of(g.n, g.o, g.oh, g.ow));
+    return dy.withShape(wShape);
+  }
+
+  private static void checkTypes(String op, AbstractTensor a, AbstractTensor b) {
     KernelSupport.requireFloat(op, "x", a);
     if (a.dtype() != b.dtype()) {
       throw MsException.typeError(

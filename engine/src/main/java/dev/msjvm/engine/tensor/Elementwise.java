@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 
@@ -132,6 +133,24 @@ public final class Elementwise {
     return apply(op, compute, x, y, out);
   }
 
+  /** The type of {@link #binary}'s result, with its errors; reads no values. */
+  public static AbstractTensor binaryType(String primitive, AbstractTensor x, AbstractTensor y) {
+    Binary op = Binary.of(primitive);
+    String[] names = Binary.argumentNames(primitive);
+    Shape out = Shape.broadcast(primitive, names[0], names[1], x.shape(), y.shape());
+    return new AbstractTensor(out, resultType(op, DType.promote(x.dtype(), y.dtype())));
+  }
+
+  /** The type of {@link #binaryScalar}'s result, with its errors; reads no values. */
+  public static AbstractTensor binaryScalarType(Binary op, AbstractTensor x, Object scalar) {
+    return x.withDtype(resultType(op, scalarCompute(op, x.dtype(), scalar)));
+  }
+
+  /** The type of {@link #unary}'s result, with its errors; reads no values. */
+  public static AbstractTensor unaryType(Unary op, AbstractTensor x) {
+    return x.withDtype(unaryResult(op, x.dtype()));
+  }
+
   /**
    * {@code x op scalar} (or {@code scalar op x} when {@code scalarOnLeft}) for a Python bool, int
    * (Integer/Long) or float (Double/Float).
@@ -139,22 +158,7 @@ public final class Elementwise {
   public static Tensor binaryScalar(Binary op, Tensor x, Object scalar, boolean scalarOnLeft) {
     boolean isBool = scalar instanceof Boolean;
     boolean isInt = scalar instanceof Integer || scalar instanceof Long;
-    if (!isBool && !isInt && !(scalar instanceof Double || scalar instanceof Float)) {
-      throw MsException.typeError(
-          "For '"
-              + op.primitive
-              + "', the scalar operand must be a bool, int or float, but got "
-              + (scalar == null ? "None" : scalar.getClass().getSimpleName())
-              + ".");
-    }
-    DType compute = DType.promoteWithScalar(x.dtype(), isBool, isInt);
-    // Measured: an int scalar is not wrapped to the tensor's type when compared (uint8 < -2 is all
-    // false) or divided (uint8 / -2 is negative).
-    if (isInt && op.isComparison() && !compute.isFloat()) {
-      compute = DType.INT64;
-    } else if (op == Binary.REAL_DIV && !compute.isFloat()) {
-      compute = DType.FLOAT32;
-    }
+    DType compute = scalarCompute(op, x.dtype(), scalar);
     Tensor s = Tensor.zeros(compute, Shape.scalar());
     if (isBool) {
       s.setLong(0, (Boolean) scalar ? 1 : 0);
@@ -166,15 +170,42 @@ public final class Elementwise {
     return scalarOnLeft ? apply(op, compute, s, x, x.shape()) : apply(op, compute, x, s, x.shape());
   }
 
-  private static Tensor apply(Binary op, DType compute, Tensor x, Tensor y, Shape out) {
+  /** The type {@code tensor op scalar} computes in, or a TypeError for a bad scalar. */
+  private static DType scalarCompute(Binary op, DType x, Object scalar) {
+    boolean isBool = scalar instanceof Boolean;
+    boolean isInt = scalar instanceof Integer || scalar instanceof Long;
+    if (!isBool && !isInt && !(scalar instanceof Double || scalar instanceof Float)) {
+      throw MsException.typeError(
+          "For '"
+              + op.primitive
+              + "', the scalar operand must be a bool, int or float, but got "
+              + (scalar == null ? "None" : scalar.getClass().getSimpleName())
+              + ".");
+    }
+    DType compute = DType.promoteWithScalar(x, isBool, isInt);
+    // Measured: an int scalar is not wrapped to the tensor's type when compared (uint8 < -2 is all
+    // false) or divided (uint8 / -2 is negative).
+    if (isInt && op.isComparison() && !compute.isFloat()) {
+      compute = DType.INT64;
+    } else if (op == Binary.REAL_DIV && !compute.isFloat()) {
+      compute = DType.FLOAT32;
+    }
+    return compute;
+  }
+
+  /** The result type of {@code op} computed in {@code compute}, or its unsupported-type error. */
+  private static DType resultType(Binary op, DType compute) {
     if (compute == DType.BOOL
         && (op == Binary.MINIMUM || op == Binary.POW || op == Binary.FLOOR_MOD)) {
       throw unsupported(op.primitive, compute);
     }
-    DType result =
-        op.isComparison()
-            ? DType.BOOL
-            : op == Binary.REAL_DIV && !compute.isFloat() ? DType.FLOAT32 : compute;
+    return op.isComparison()
+        ? DType.BOOL
+        : op == Binary.REAL_DIV && !compute.isFloat() ? DType.FLOAT32 : compute;
+  }
+
+  private static Tensor apply(Binary op, DType compute, Tensor x, Tensor y, Shape out) {
+    DType result = resultType(op, compute);
     Tensor fast = Float32Kernels.binary(op, result, x, y, out);
     if (fast != null) {
       return fast;
@@ -307,19 +338,23 @@ public final class Elementwise {
     };
   }
 
-  /**
-   * {@code op(x)}. Measured result types: Sqrt of an integer or bool tensor is float32; Exp, Log,
-   * Sigmoid and Tanh accept only floats; Neg and Square reject bool; Abs and ReLU keep every type.
-   */
-  public static Tensor unary(Unary op, Tensor x) {
-    DType in = x.dtype();
+  private static DType unaryResult(Unary op, DType in) {
     boolean floatOnly =
         op == Unary.EXP || op == Unary.LOG || op == Unary.SIGMOID || op == Unary.TANH;
     if ((floatOnly && !in.isFloat())
         || (in == DType.BOOL && (op == Unary.NEG || op == Unary.SQUARE))) {
       throw unsupported(op.primitive, in);
     }
-    DType result = op == Unary.SQRT && !in.isFloat() ? DType.FLOAT32 : in;
+    return op == Unary.SQRT && !in.isFloat() ? DType.FLOAT32 : in;
+  }
+
+  /**
+   * {@code op(x)}. Measured result types: Sqrt of an integer or bool tensor is float32; Exp, Log,
+   * Sigmoid and Tanh accept only floats; Neg and Square reject bool; Abs and ReLU keep every type.
+   */
+  public static Tensor unary(Unary op, Tensor x) {
+    DType in = x.dtype();
+    DType result = unaryResult(op, in);
     Tensor r = Tensor.zeros(result, x.shape());
     int n = r.size();
     if (in == DType.FLOAT32) {

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ public final class Indexing {
    * MindSpore's CPU backend.
    */
   public static Tensor gather(Tensor params, Tensor indices, int axis) {
-    int[] g = gatherGeometry("Gather", params.shape(), indices, axis);
+    int[] g = gatherGeometry("Gather", params.shape(), indices.type(), axis);
     int outer = g[0];
     int dim = g[1];
     int inner = g[2];
@@ -58,13 +59,12 @@ public final class Indexing {
    * (UnsortedSegmentSum semantics: repeated indices accumulate, out-of-range ones are dropped).
    */
   public static Tensor gatherGrad(Tensor dy, Tensor indices, int axis, Shape paramsShape) {
-    int[] g = gatherGeometry("GatherGrad", paramsShape, indices, axis);
+    gatherGradType(dy.type(), indices.type(), axis, paramsShape);
+    int[] g = gatherGeometry("GatherGrad", paramsShape, indices.type(), axis);
     int outer = g[0];
     int dim = g[1];
     int inner = g[2];
     int count = indices.size();
-    KernelSupport.requireShape(
-        "GatherGrad", "dout", dy, gatherShape(paramsShape, indices.shape(), g[3]));
     Tensor dx = Tensor.zeros(dy.dtype(), paramsShape);
     for (int j = 0; j < count; j++) {
       long idx = indices.getLong(j);
@@ -87,35 +87,13 @@ public final class Indexing {
    * dtype.
    */
   public static Tensor oneHot(Tensor indices, int depth, Tensor on, Tensor off, int axis) {
-    if (indices.dtype().isFloat() || indices.dtype() == DType.BOOL) {
-      throw MsException.typeError(
-          "For primitive[OneHot], the input argument[indices] must be a type of {Tensor[Int32],"
-              + " Tensor[Int64]}, but got Tensor["
-              + indices.dtype().mindsporeName()
-              + "].");
-    }
-    if (depth < 0) {
-      throw MsException.valueError(
-          "For primitive[OneHot], the depth value must be greater than or equal to 0, but got "
-              + depth
-              + ".");
-    }
-    if (on.dtype() != off.dtype() || on.size() != 1 || off.size() != 1) {
-      throw MsException.typeError(
-          "For 'OneHot', 'on_value' and 'off_value' must be scalars of the same type.");
-    }
+    Shape outShape = oneHotType(indices.type(), depth, on.type(), off.type(), axis).shape();
     int rank = indices.shape().rank();
-    if (axis < -1 || axis > rank) {
-      throw MsException.valueError(
-          "For 'OneHot', the 'axis' must be in range [-1, " + rank + "], but got " + axis + ".");
-    }
     int a = axis == -1 ? rank : axis;
     int[] dims = indices.shape().toArray();
     int outer = KernelSupport.product(dims, 0, a);
     int inner = KernelSupport.product(dims, a, rank);
-    List<Integer> outDims = new ArrayList<>(indices.shape().dims());
-    outDims.add(a, depth);
-    Tensor out = Tensor.zeros(on.dtype(), new Shape(outDims));
+    Tensor out = Tensor.zeros(on.dtype(), outShape);
     for (int o = 0; o < outer; o++) {
       for (int d = 0; d < depth; d++) {
         for (int k = 0; k < inner; k++) {
@@ -131,18 +109,10 @@ public final class Indexing {
    * {@code Select(cond, x, y)}: {@code x} where {@code cond} is true, else {@code y} (broadcast).
    */
   public static Tensor select(Tensor cond, Tensor x, Tensor y) {
-    if (cond.dtype() != DType.BOOL) {
-      // MindSpore 2.10's CPU text for a non-bool condition.
-      throw MsException.typeError("Select CPU operator[Select] fail! Unsupported data type!");
-    }
-    if (x.dtype() != y.dtype()) {
-      // Measured on MindSpore 2.10: mixed input types are promoted as for arithmetic.
-      DType common = DType.promote(x.dtype(), y.dtype());
-      x = x.astype(common);
-      y = y.astype(common);
-    }
-    Shape out =
-        Shape.broadcast("Select", cond.shape(), Shape.broadcast("Select", x.shape(), y.shape()));
+    AbstractTensor type = selectType(cond.type(), x.type(), y.type());
+    x = x.dtype() == type.dtype() ? x : x.astype(type.dtype());
+    y = y.dtype() == type.dtype() ? y : y.astype(type.dtype());
+    Shape out = type.shape();
     int[] ci = Broadcast.indices(cond.shape(), out);
     int[] xi = Broadcast.indices(x.shape(), out);
     int[] yi = Broadcast.indices(y.shape(), out);
@@ -157,6 +127,44 @@ public final class Indexing {
     return r;
   }
 
+  /**
+   * What StridedSlice takes besides its input: {@code begin}, {@code end}, {@code strides} and the
+   * five masks (bit i for entry i), as MindSpore's attributes name them.
+   */
+  public record SliceSpec(
+      List<Integer> begin,
+      List<Integer> end,
+      List<Integer> strides,
+      int beginMask,
+      int endMask,
+      int ellipsisMask,
+      int newAxisMask,
+      int shrinkAxisMask) {
+    public SliceSpec {
+      begin = List.copyOf(begin);
+      end = List.copyOf(end);
+      strides = List.copyOf(strides);
+    }
+
+    /** The slice this spec takes of a tensor of shape {@code x}, with MindSpore's errors. */
+    private Slice on(Shape x) {
+      return slice(
+          x,
+          toArray(begin),
+          toArray(end),
+          toArray(strides),
+          beginMask,
+          endMask,
+          ellipsisMask,
+          newAxisMask,
+          shrinkAxisMask);
+    }
+
+    private static int[] toArray(List<Integer> v) {
+      return v.stream().mapToInt(Integer::intValue).toArray();
+    }
+  }
+
   /** {@code StridedSlice(x, begin, end, strides)} with its five masks (bit i for entry i). */
   public static Tensor stridedSlice(
       Tensor x,
@@ -168,17 +176,22 @@ public final class Indexing {
       int ellipsisMask,
       int newAxisMask,
       int shrinkAxisMask) {
-    Slice s =
-        slice(
-            x.shape(),
-            begin,
-            end,
-            strides,
+    return stridedSlice(
+        x,
+        new SliceSpec(
+            KernelSupport.toList(begin),
+            KernelSupport.toList(end),
+            KernelSupport.toList(strides),
             beginMask,
             endMask,
             ellipsisMask,
             newAxisMask,
-            shrinkAxisMask);
+            shrinkAxisMask));
+  }
+
+  /** {@code StridedSlice(x)} as {@code spec} says. */
+  public static Tensor stridedSlice(Tensor x, SliceSpec spec) {
+    Slice s = spec.on(x.shape());
     int[] src = s.sourceIndices();
     Tensor out = Tensor.zeros(x.dtype(), s.outShape);
     for (int i = 0; i < src.length; i++) {
@@ -187,36 +200,27 @@ public final class Indexing {
     return out;
   }
 
+  /** The type {@link #stridedSlice} gives, with its errors; reads no values. */
+  public static AbstractTensor stridedSliceType(AbstractTensor x, SliceSpec spec) {
+    return x.withShape(spec.on(x.shape()).outShape);
+  }
+
   /** The gradient of {@link #stridedSlice}: {@code dy} written into zeros of {@code xShape}. */
-  public static Tensor stridedSliceGrad(
-      Tensor dy,
-      Shape xShape,
-      int[] begin,
-      int[] end,
-      int[] strides,
-      int beginMask,
-      int endMask,
-      int ellipsisMask,
-      int newAxisMask,
-      int shrinkAxisMask) {
-    Slice s =
-        slice(
-            xShape,
-            begin,
-            end,
-            strides,
-            beginMask,
-            endMask,
-            ellipsisMask,
-            newAxisMask,
-            shrinkAxisMask);
-    KernelSupport.requireShape("StridedSliceGrad", "dy", dy, s.outShape);
-    int[] src = s.sourceIndices();
+  public static Tensor stridedSliceGrad(Tensor dy, Shape xShape, SliceSpec spec) {
+    stridedSliceGradType(dy.type(), xShape, spec);
+    int[] src = spec.on(xShape).sourceIndices();
     Tensor dx = Tensor.zeros(dy.dtype(), xShape);
     for (int i = 0; i < src.length; i++) {
       KernelSupport.copy(dy, i, dx, src[i]);
     }
     return dx;
+  }
+
+  /** The type {@link #stridedSliceGrad} gives ({@code xShape}), checking {@code dy}'s shape. */
+  public static AbstractTensor stridedSliceGradType(
+      AbstractTensor dy, Shape xShape, SliceSpec spec) {
+    KernelSupport.requireShape("StridedSliceGrad", "dy", dy.shape(), spec.on(xShape).outShape);
+    return dy.withShape(xShape);
   }
 
   /** A resolved slice: per input dimension a start, step and count, and the output shape. */
@@ -347,8 +351,64 @@ public final class Indexing {
     return Math.max(lo, Math.min(hi, v));
   }
 
-  /** {@code [outer, dim, inner, axis]} for gathering along {@code axis} of {@code params}. */
-  private static int[] gatherGeometry(String op, Shape params, Tensor indices, int axis) {
+  /** The type {@link #gather} gives, with its errors (not the index range); reads no values. */
+  public static AbstractTensor gatherType(AbstractTensor params, AbstractTensor indices, int axis) {
+    int[] g = gatherGeometry("Gather", params.shape(), indices, axis);
+    return params.withShape(gatherShape(params.shape(), indices.shape(), g[3]));
+  }
+
+  /** The type {@link #gatherGrad} gives, with its errors; reads no values. */
+  public static AbstractTensor gatherGradType(
+      AbstractTensor dy, AbstractTensor indices, int axis, Shape paramsShape) {
+    int[] g = gatherGeometry("GatherGrad", paramsShape, indices, axis);
+    KernelSupport.requireShape(
+        "GatherGrad", "dout", dy.shape(), gatherShape(paramsShape, indices.shape(), g[3]));
+    return dy.withShape(paramsShape);
+  }
+
+  /** The type {@link #oneHot} gives, with its errors; reads no values. */
+  public static AbstractTensor oneHotType(
+      AbstractTensor indices, int depth, AbstractTensor on, AbstractTensor off, int axis) {
+    if (indices.dtype().isFloat() || indices.dtype() == DType.BOOL) {
+      throw MsException.typeError(
+          "For primitive[OneHot], the input argument[indices] must be a type of {Tensor[Int32],"
+              + " Tensor[Int64]}, but got Tensor["
+              + indices.dtype().mindsporeName()
+              + "].");
+    }
+    if (depth < 0) {
+      throw MsException.valueError(
+          "For primitive[OneHot], the depth value must be greater than or equal to 0, but got "
+              + depth
+              + ".");
+    }
+    if (on.dtype() != off.dtype() || on.shape().size() != 1 || off.shape().size() != 1) {
+      throw MsException.typeError(
+          "For 'OneHot', 'on_value' and 'off_value' must be scalars of the same type.");
+    }
+    int rank = indices.rank();
+    if (axis < -1 || axis > rank) {
+      throw MsException.valueError(
+          "For 'OneHot', the 'axis' must be in range [-1, " + rank + "], but got " + axis + ".");
+    }
+    List<Integer> outDims = new ArrayList<>(indices.shape().dims());
+    outDims.add(axis == -1 ? rank : axis, depth);
+    return on.withShape(new Shape(outDims));
+  }
+
+  /** The type {@link #select} gives, with its errors; reads no values. */
+  public static AbstractTensor selectType(AbstractTensor cond, AbstractTensor x, AbstractTensor y) {
+    if (cond.dtype() != DType.BOOL) {
+      // MindSpore 2.10's CPU text for a non-bool condition.
+      throw MsException.typeError("Select CPU operator[Select] fail! Unsupported data type!");
+    }
+    Shape out =
+        Shape.broadcast("Select", cond.shape(), Shape.broadcast("Select", x.shape(), y.shape()));
+    // Measured on MindSpore 2.10: mixed input types are promoted as for arithmetic.
+    return new AbstractTensor(out, DType.promote(x.dtype(), y.dtype()));
+  }
+
+  private static int[] gatherGeometry(String op, Shape params, AbstractTensor indices, int axis) {
     if (indices.dtype().isFloat() || indices.dtype() == DType.BOOL) {
       throw MsException.typeError(
           "For '"

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.Shape;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,15 +15,13 @@ import java.util.List;
 public final class Joining {
   private Joining() {}
 
-  /**
-   * {@code Concat(axis)}: the inputs joined along {@code axis}; all other dimensions must match.
-   */
-  public static Tensor concat(List<Tensor> inputs, int axis) {
+  /** The type {@link #concat} gives, with its errors; reads no values. */
+  public static AbstractTensor concatType(List<AbstractTensor> inputs, int axis) {
     if (inputs.isEmpty()) {
       throw MsException.valueError("For 'Concat', the input must not be empty.");
     }
-    Tensor first = inputs.get(0);
-    int rank = first.shape().rank();
+    AbstractTensor first = inputs.get(0);
+    int rank = first.rank();
     if (rank == 0) {
       throw MsException.valueError("For 'Concat', the input tensors must have rank >= 1.");
     }
@@ -39,7 +38,7 @@ public final class Joining {
     }
     int a = axis < 0 ? axis + rank : axis;
     for (int t = 1; t < inputs.size(); t++) {
-      Tensor x = inputs.get(t);
+      AbstractTensor x = inputs.get(t);
       for (int d = 0; d < rank && x.shape().rank() == rank; d++) {
         if (d != a && x.shape().dim(d) != first.shape().dim(d)) {
           StringBuilder all = new StringBuilder("[const vector]{");
@@ -65,7 +64,7 @@ public final class Joining {
     }
     int total = 0;
     for (int t = 0; t < inputs.size(); t++) {
-      Tensor x = inputs.get(t);
+      AbstractTensor x = inputs.get(t);
       if (x.dtype() != first.dtype()) {
         throw MsException.typeError(
             "For 'Concat', all tensors must have the same type, but got "
@@ -90,6 +89,24 @@ public final class Joining {
       }
       total += x.shape().dim(a);
     }
+    List<Integer> dims = new ArrayList<>(first.shape().dims());
+    dims.set(a, total);
+    return first.withShape(new Shape(dims));
+  }
+
+  /**
+   * {@code Concat(axis)}: the inputs joined along {@code axis}; all other dimensions must match.
+   */
+  public static Tensor concat(List<Tensor> inputs, int axis) {
+    List<AbstractTensor> types = new ArrayList<>(inputs.size());
+    for (Tensor x : inputs) {
+      types.add(x.type());
+    }
+    AbstractTensor type = concatType(types, axis);
+    Tensor first = inputs.get(0);
+    int rank = type.rank();
+    int a = axis < 0 ? axis + rank : axis;
+    int total = type.shape().dim(a);
     int[] dims = first.shape().toArray();
     int outer = KernelSupport.product(dims, 0, a);
     int inner = KernelSupport.product(dims, a + 1, rank);
@@ -108,11 +125,9 @@ public final class Joining {
     return out;
   }
 
-  /**
-   * {@code Split(axis, output_num)}: {@code outputNum} equal parts of {@code x} along {@code axis}.
-   */
-  public static List<Tensor> split(Tensor x, int axis, int outputNum) {
-    int rank = x.shape().rank();
+  /** The type of each of {@link #split}'s parts, with its errors; reads no values. */
+  public static AbstractTensor splitType(AbstractTensor x, int axis, int outputNum) {
+    int rank = x.rank();
     if (axis < -rank || axis >= rank) {
       // MindSpore 2.10's texts (ops/infer/split.cc and its dimension check).
       throw MsException.valueError(
@@ -135,6 +150,19 @@ public final class Joining {
               + ", but got "
               + dims[a]);
     }
+    List<Integer> part = new ArrayList<>(x.shape().dims());
+    part.set(a, dims[a] / outputNum);
+    return x.withShape(new Shape(part));
+  }
+
+  /**
+   * {@code Split(axis, output_num)}: {@code outputNum} equal parts of {@code x} along {@code axis}.
+   */
+  public static List<Tensor> split(Tensor x, int axis, int outputNum) {
+    int rank = x.shape().rank();
+    splitType(x.type(), axis, outputNum);
+    int a = axis < 0 ? axis + rank : axis;
+    int[] dims = x.shape().toArray();
     int part = dims[a] / outputNum;
     int outer = KernelSupport.product(dims, 0, a);
     int inner = KernelSupport.product(dims, a + 1, rank);
@@ -159,14 +187,10 @@ public final class Joining {
    * when {@code multiples} is longer than the rank, {@code x}'s shape is padded with leading 1s.
    */
   public static Tensor tile(Tensor x, int[] multiples) {
-    multiples = padMultiples(multiples, x.shape().rank());
-    int[] in = paddedDims("Tile", x.shape(), multiples);
-    int rank = in.length;
-    int[] out = new int[rank];
-    for (int d = 0; d < rank; d++) {
-      out[d] = in[d] * multiples[d];
-    }
-    Tensor result = Tensor.zeros(x.dtype(), Shape.of(out));
+    Shape outShape = tileShape("Tile", x.shape(), multiples);
+    int[] in = paddedDims("Tile", x.shape(), padMultiples(multiples, x.shape().rank()));
+    int[] out = outShape.toArray();
+    Tensor result = Tensor.zeros(x.dtype(), outShape);
     int[] src = sourceIndices(in, out);
     for (int i = 0; i < src.length; i++) {
       KernelSupport.copy(x, src[i], result, i);
@@ -176,19 +200,33 @@ public final class Joining {
 
   /** The gradient of {@link #tile}: {@code dy} summed over the tiles, in {@code xShape}. */
   public static Tensor tileGrad(Tensor dy, Shape xShape, int[] multiples) {
-    multiples = padMultiples(multiples, xShape.rank());
-    int[] in = paddedDims("TileGrad", xShape, multiples);
-    int[] out = new int[in.length];
-    for (int d = 0; d < in.length; d++) {
-      out[d] = in[d] * multiples[d];
-    }
-    KernelSupport.requireShape("TileGrad", "dout", dy, Shape.of(out));
+    tileGradType(dy.type(), xShape, multiples);
+    int[] in = paddedDims("TileGrad", xShape, padMultiples(multiples, xShape.rank()));
+    int[] out = tileShape("TileGrad", xShape, multiples).toArray();
     Tensor dx = Tensor.zeros(dy.dtype(), xShape);
     int[] src = sourceIndices(in, out);
     for (int i = 0; i < src.length; i++) {
       KernelSupport.add(dy, i, dx, src[i]);
     }
     return dx;
+  }
+
+  /** The shape {@link #tile} gives {@code x} (primitive {@code name} in errors). */
+  public static Shape tileShape(String name, Shape x, int[] multiples) {
+    multiples = padMultiples(multiples, x.rank());
+    int[] in = paddedDims(name, x, multiples);
+    int[] out = new int[in.length];
+    for (int d = 0; d < in.length; d++) {
+      out[d] = in[d] * multiples[d];
+    }
+    return Shape.of(out);
+  }
+
+  /** The type {@link #tileGrad} gives, with its errors; reads no values. */
+  public static AbstractTensor tileGradType(AbstractTensor dy, Shape xShape, int[] multiples) {
+    KernelSupport.requireShape(
+        "TileGrad", "dout", dy.shape(), tileShape("TileGrad", xShape, multiples));
+    return dy.withShape(xShape);
   }
 
   /**

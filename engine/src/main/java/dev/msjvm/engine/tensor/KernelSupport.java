@@ -1,8 +1,10 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
+import java.util.List;
 
 /**
  * Small helpers shared by the NN kernel families: exact element copies, axis normalisation and
@@ -51,6 +53,11 @@ final class KernelSupport {
 
   /** Throws MindSpore's type error unless {@code x} is a floating-point tensor. */
   static void requireFloat(String op, String name, Tensor x) {
+    requireFloat(op, name, x.type());
+  }
+
+  /** {@link #requireFloat(String, String, Tensor)} on a type alone. */
+  static void requireFloat(String op, String name, AbstractTensor x) {
     if (!x.dtype().isFloat()) {
       throw MsException.typeError(
           "For '"
@@ -65,7 +72,12 @@ final class KernelSupport {
 
   /** Throws unless {@code x} has exactly {@code shape}. */
   static void requireShape(String op, String name, Tensor x, Shape shape) {
-    if (!x.shape().equals(shape)) {
+    requireShape(op, name, x.shape(), shape);
+  }
+
+  /** {@link #requireShape(String, String, Tensor, Shape)} on a shape alone. */
+  static void requireShape(String op, String name, Shape x, Shape shape) {
+    if (!x.equals(shape)) {
       throw MsException.valueError(
           "For '"
               + op
@@ -74,9 +86,18 @@ final class KernelSupport {
               + "' must be "
               + shape
               + ", but got "
-              + x.shape()
+              + x
               + ".");
     }
+  }
+
+  /** {@code v} as a list. */
+  static List<Integer> toList(int[] v) {
+    List<Integer> out = new java.util.ArrayList<>(v.length);
+    for (int x : v) {
+      out.add(x);
+    }
+    return out;
   }
 
   /** Product of {@code dims[from..to)}. */

@@ -2,6 +2,7 @@ package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.Blas;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 
@@ -16,10 +17,10 @@ import dev.msjvm.engine.ir.Shape;
 public final class MatMul {
   private MatMul() {}
 
-  /** {@code op(x) @ op(y)} where {@code op} transposes when the flag is set. */
-  public static Tensor matmul(
-      Tensor x, Tensor y, boolean transposeA, boolean transposeB, Blas blas) {
-    if (x.shape().rank() != 2 || y.shape().rank() != 2) {
+  /** The type {@link #matmul} gives, with its errors; reads no values. */
+  public static AbstractTensor matmulType(
+      AbstractTensor x, AbstractTensor y, boolean transposeA, boolean transposeB) {
+    if (x.rank() != 2 || y.rank() != 2) {
       throw MsException.valueError(
           "MatMul inputs should have the same dimension size and equal to 2.");
     }
@@ -43,7 +44,16 @@ public final class MatMul {
               + k2
               + ".");
     }
-    Shape out = Shape.of(m, n);
+    return new AbstractTensor(Shape.of(m, n), x.dtype());
+  }
+
+  /** {@code op(x) @ op(y)} where {@code op} transposes when the flag is set. */
+  public static Tensor matmul(
+      Tensor x, Tensor y, boolean transposeA, boolean transposeB, Blas blas) {
+    Shape out = matmulType(x.type(), y.type(), transposeA, transposeB).shape();
+    int m = out.dim(0);
+    int n = out.dim(1);
+    int k = transposeA ? x.shape().dim(0) : x.shape().dim(1);
     if (x.dtype() == DType.FLOAT32) {
       float[] c = FloatPool.uninitialized(m * n); // beta = 0: sgemm writes every element
       if (m > 0 && n > 0) {

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.random.RandomGenerator;
@@ -60,7 +61,7 @@ public final class NnActivations {
 
   /** {@code GeLU(x)} (tanh approximation). */
   public static Tensor gelu(Tensor x) {
-    KernelSupport.requireFloat("GeLU", "x", x);
+    geluType(x.type());
     Tensor y = Tensor.zeros(x.dtype(), x.shape());
     for (int i = 0; i < y.size(); i++) {
       double v = x.getDouble(i);
@@ -71,7 +72,7 @@ public final class NnActivations {
 
   /** {@code GeLUGrad(dy, x)}: {@code dy} times the derivative of {@link #gelu} at {@code x}. */
   public static Tensor geluGrad(Tensor dy, Tensor x) {
-    check("GeLUGrad", dy, x);
+    geluGradType(dy.type(), x.type());
     Tensor dx = Tensor.zeros(dy.dtype(), dy.shape());
     for (int i = 0; i < dx.size(); i++) {
       double v = x.getDouble(i);
@@ -84,8 +85,7 @@ public final class NnActivations {
 
   /** {@code Dropout(keep_prob)}: each element kept with probability {@code keepProb}. */
   public static DropoutResult dropout(Tensor x, double keepProb, RandomGenerator random) {
-    KernelSupport.requireFloat("Dropout", "x", x);
-    checkKeepProb("Dropout", keepProb);
+    dropoutType(x.type(), keepProb);
     Tensor out = Tensor.zeros(x.dtype(), x.shape());
     Tensor mask = Tensor.zeros(x.dtype(), x.shape());
     for (int i = 0; i < out.size(); i++) {
@@ -99,9 +99,7 @@ public final class NnActivations {
 
   /** {@code DropoutGrad(dy, mask)}: {@code dy * mask / keepProb}. */
   public static Tensor dropoutGrad(Tensor dy, Tensor mask, double keepProb) {
-    KernelSupport.requireFloat("DropoutGrad", "dy", dy);
-    checkKeepProb("DropoutGrad", keepProb);
-    KernelSupport.requireShape("DropoutGrad", "mask", mask, dy.shape());
+    dropoutGradType(dy.type(), mask.type(), keepProb);
     Tensor dx = Tensor.zeros(dy.dtype(), dy.shape());
     for (int i = 0; i < dx.size(); i++) {
       dx.setDouble(i, dy.getDouble(i) * mask.getDouble(i) / keepProb);
@@ -111,15 +109,8 @@ public final class NnActivations {
 
   /** {@code BiasAdd(x, b)}: {@code b} (of size C) added along dimension 1 of a rank >= 2 x. */
   public static Tensor biasAdd(Tensor x, Tensor bias) {
+    biasAddType(x.type(), bias.type());
     int[] d = biasGeometry("BiasAdd", x.shape(), bias.shape());
-    if (x.dtype() != bias.dtype()) {
-      throw MsException.typeError(
-          "For 'BiasAdd', the type of 'bias' must be the same as 'input_x', but got "
-              + bias.dtype().mindsporeName()
-              + " and "
-              + x.dtype().mindsporeName()
-              + ".");
-    }
     Tensor out = Tensor.zeros(x.dtype(), x.shape());
     if (x.dtype() == DType.FLOAT32) {
       float[] a = x.floats();
@@ -160,9 +151,8 @@ public final class NnActivations {
 
   /** {@code BiasAddGrad(dy)}: {@code dy} summed over every dimension but 1. */
   public static Tensor biasAddGrad(Tensor dy) {
-    int rank = dy.shape().rank();
-    int[] d = biasGeometry("BiasAddGrad", dy.shape(), Shape.of(rank >= 2 ? dy.shape().dim(1) : 0));
-    Tensor db = Tensor.zeros(dy.dtype(), Shape.of(d[1]));
+    Tensor db = Tensor.zeros(dy.dtype(), biasAddGradType(dy.type()).shape());
+    int[] d = biasGeometry("BiasAddGrad", dy.shape(), db.shape());
     if (dy.dtype() == DType.FLOAT32) {
       double[] acc = new double[d[1]];
       float[] a = dy.floats();
@@ -203,6 +193,55 @@ public final class NnActivations {
     return db;
   }
 
+  /** The type {@link #gelu} gives, with its error; reads no values. */
+  public static AbstractTensor geluType(AbstractTensor x) {
+    KernelSupport.requireFloat("GeLU", "x", x);
+    return x;
+  }
+
+  /** The type {@link #geluGrad} gives, with its errors; reads no values. */
+  public static AbstractTensor geluGradType(AbstractTensor dy, AbstractTensor x) {
+    check("GeLUGrad", dy, x);
+    return dy;
+  }
+
+  /** The type of {@link #dropout}'s output (and of its mask), with its errors. */
+  public static AbstractTensor dropoutType(AbstractTensor x, double keepProb) {
+    KernelSupport.requireFloat("Dropout", "x", x);
+    checkKeepProb("Dropout", keepProb);
+    return x;
+  }
+
+  /** The type {@link #dropoutGrad} gives, with its errors; reads no values. */
+  public static AbstractTensor dropoutGradType(
+      AbstractTensor dy, AbstractTensor mask, double keepProb) {
+    KernelSupport.requireFloat("DropoutGrad", "dy", dy);
+    checkKeepProb("DropoutGrad", keepProb);
+    KernelSupport.requireShape("DropoutGrad", "mask", mask.shape(), dy.shape());
+    return dy;
+  }
+
+  /** The type {@link #biasAdd} gives, with its errors; reads no values. */
+  public static AbstractTensor biasAddType(AbstractTensor x, AbstractTensor bias) {
+    biasGeometry("BiasAdd", x.shape(), bias.shape());
+    if (x.dtype() != bias.dtype()) {
+      throw MsException.typeError(
+          "For 'BiasAdd', the type of 'bias' must be the same as 'input_x', but got "
+              + bias.dtype().mindsporeName()
+              + " and "
+              + x.dtype().mindsporeName()
+              + ".");
+    }
+    return x;
+  }
+
+  /** The type {@link #biasAddGrad} gives ({@code [C]}), with its errors; reads no values. */
+  public static AbstractTensor biasAddGradType(AbstractTensor dy) {
+    int rank = dy.rank();
+    int[] d = biasGeometry("BiasAddGrad", dy.shape(), Shape.of(rank >= 2 ? dy.shape().dim(1) : 0));
+    return dy.withShape(Shape.of(d[1]));
+  }
+
   /** {@code [N, C, inner]} of an NC... tensor, after checking the bias shape. */
   private static int[] biasGeometry(String op, Shape x, Shape bias) {
     if (x.rank() < 2) {
@@ -228,6 +267,10 @@ public final class NnActivations {
   }
 
   private static void check(String op, Tensor a, Tensor b) {
+    check(op, a.type(), b.type());
+  }
+
+  private static void check(String op, AbstractTensor a, AbstractTensor b) {
     KernelSupport.requireFloat(op, "x", a);
     if (a.dtype() != b.dtype()) {
       throw MsException.typeError(
@@ -239,7 +282,7 @@ public final class NnActivations {
               + b.dtype().mindsporeName()
               + ".");
     }
-    KernelSupport.requireShape(op, "y", b, a.shape());
+    KernelSupport.requireShape(op, "y", b.shape(), a.shape());
   }
 
   private static void checkKeepProb(String op, double keepProb) {

@@ -1,8 +1,10 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
+import java.util.List;
 
 /**
  * MindSpore's fused softmax cross-entropy primitives: {@code SoftmaxCrossEntropyWithLogits} (dense
@@ -25,17 +27,7 @@ public final class NnLosses {
 
   /** {@code SoftmaxCrossEntropyWithLogits(logits, labels)}. */
   public static LossAndGrad softmaxCrossEntropyWithLogits(Tensor logits, Tensor labels) {
-    String op = "SoftmaxCrossEntropyWithLogits";
-    checkLogits(op, logits);
-    if (labels.dtype() != logits.dtype()) {
-      throw MsException.typeError(
-          "For '"
-              + op
-              + "', the type of 'labels' must be the same as 'logits', but got "
-              + labels.dtype().mindsporeName()
-              + ".");
-    }
-    KernelSupport.requireShape(op, "labels", labels, logits.shape());
+    softmaxCrossEntropyWithLogitsType(logits.type(), labels.type());
     int n = logits.shape().dim(0);
     int c = logits.shape().dim(1);
     Tensor loss = Tensor.zeros(logits.dtype(), Shape.of(n));
@@ -72,18 +64,9 @@ public final class NnLosses {
   public static Tensor sparseSoftmaxCrossEntropyWithLogits(
       Tensor logits, Tensor labels, boolean isGrad, int batch) {
     String op = "SparseSoftmaxCrossEntropyWithLogits";
-    checkLogits(op, logits);
-    if (labels.dtype() != DType.INT32 && labels.dtype() != DType.INT64) {
-      throw MsException.typeError(
-          "For '"
-              + op
-              + "', the type of 'labels' must be Int32 or Int64, but got "
-              + labels.dtype().mindsporeName()
-              + ".");
-    }
+    sparseSoftmaxCrossEntropyWithLogitsType(logits.type(), labels.type(), isGrad);
     int n = logits.shape().dim(0);
     int c = logits.shape().dim(1);
-    KernelSupport.requireShape(op, "labels", labels, Shape.of(n));
     double[] logp = new double[c];
     double total = 0;
     Tensor grad = isGrad ? Tensor.zeros(logits.dtype(), logits.shape()) : null;
@@ -114,7 +97,44 @@ public final class NnLosses {
     return sparseSoftmaxCrossEntropyWithLogits(logits, labels, true);
   }
 
-  private static void checkLogits(String op, Tensor logits) {
+  /** The types of the loss {@code [N]} and backprop {@code [N, C]}, with the errors. */
+  public static List<AbstractTensor> softmaxCrossEntropyWithLogitsType(
+      AbstractTensor logits, AbstractTensor labels) {
+    String op = "SoftmaxCrossEntropyWithLogits";
+    checkLogits(op, logits);
+    if (labels.dtype() != logits.dtype()) {
+      throw MsException.typeError(
+          "For '"
+              + op
+              + "', the type of 'labels' must be the same as 'logits', but got "
+              + labels.dtype().mindsporeName()
+              + ".");
+    }
+    KernelSupport.requireShape(op, "labels", labels.shape(), logits.shape());
+    return List.of(logits.withShape(Shape.of(logits.shape().dim(0))), logits);
+  }
+
+  /**
+   * The type of the sparse loss (a scalar) or, {@code isGrad}, of its gradient (the logits'), with
+   * the errors (not the label range, which needs the values).
+   */
+  public static AbstractTensor sparseSoftmaxCrossEntropyWithLogitsType(
+      AbstractTensor logits, AbstractTensor labels, boolean isGrad) {
+    String op = "SparseSoftmaxCrossEntropyWithLogits";
+    checkLogits(op, logits);
+    if (labels.dtype() != DType.INT32 && labels.dtype() != DType.INT64) {
+      throw MsException.typeError(
+          "For '"
+              + op
+              + "', the type of 'labels' must be Int32 or Int64, but got "
+              + labels.dtype().mindsporeName()
+              + ".");
+    }
+    KernelSupport.requireShape(op, "labels", labels.shape(), Shape.of(logits.shape().dim(0)));
+    return isGrad ? logits : logits.withShape(Shape.scalar());
+  }
+
+  private static void checkLogits(String op, AbstractTensor logits) {
     KernelSupport.requireFloat(op, "logits", logits);
     if (logits.shape().rank() != 2) {
       throw MsException.valueError(

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.Shape;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,7 +70,8 @@ public final class Normalization {
       double epsilon,
       double momentum,
       boolean unbiasedMovingVariance) {
-    int[] d = channels("BatchNorm", x, scale, bias, movingMean, movingVariance);
+    batchNormType(x.type(), scale.type(), bias.type(), movingMean.type(), movingVariance.type());
+    int[] d = channels("BatchNorm", x.type(), scale.type());
     int c = d[1];
     int inner = d[2];
     int m = d[0] * inner;
@@ -135,8 +137,8 @@ public final class Normalization {
       Tensor saveVariance,
       boolean training,
       double epsilon) {
-    int[] d = channels("BatchNormGrad", x, scale, scale, saveMean, saveVariance);
-    KernelSupport.requireShape("BatchNormGrad", "dy", dy, x.shape());
+    batchNormGradType(dy.type(), x.type(), scale.type(), saveMean.type(), saveVariance.type());
+    int[] d = channels("BatchNormGrad", x.type(), scale.type());
     int c = d[1];
     int m = d[0] * d[2];
     Tensor dx = Tensor.zeros(x.dtype(), x.shape());
@@ -168,8 +170,8 @@ public final class Normalization {
   /** {@code LayerNorm(x, gamma, beta)}. */
   public static LayerNormResult layerNorm(
       Tensor x, Tensor gamma, Tensor beta, int beginNormAxis, int beginParamsAxis, double epsilon) {
-    int[] g = layerGeometry("LayerNorm", x, gamma, beginNormAxis, beginParamsAxis);
-    KernelSupport.requireShape("LayerNorm", "beta", beta, gamma.shape());
+    layerNormType(x.type(), gamma.type(), beta.type(), beginNormAxis, beginParamsAxis);
+    int[] g = layerGeometry("LayerNorm", x.type(), gamma.type(), beginNormAxis, beginParamsAxis);
     int rows = g[0];
     int len = g[1];
     Shape stats = statsShape(x.shape(), g[2]);
@@ -209,8 +211,9 @@ public final class Normalization {
       Tensor gamma,
       int beginNormAxis,
       int beginParamsAxis) {
-    int[] g = layerGeometry("LayerNormGrad", x, gamma, beginNormAxis, beginParamsAxis);
-    KernelSupport.requireShape("LayerNormGrad", "dy", dy, x.shape());
+    layerNormGradType(x.type(), dy.type(), gamma.type(), beginNormAxis, beginParamsAxis);
+    int[] g =
+        layerGeometry("LayerNormGrad", x.type(), gamma.type(), beginNormAxis, beginParamsAxis);
     int rows = g[0];
     int len = g[1];
     int params = gamma.size();
@@ -244,8 +247,62 @@ public final class Normalization {
     return new NormGrads(dx, vector(gamma, dgamma), vector(gamma, dbeta));
   }
 
+  /**
+   * The types of BatchNorm's outputs (y; batch mean and variance in the scale's type), with its
+   * errors; reads no values.
+   */
+  public static List<AbstractTensor> batchNormType(
+      AbstractTensor x,
+      AbstractTensor scale,
+      AbstractTensor bias,
+      AbstractTensor movingMean,
+      AbstractTensor movingVariance) {
+    channels("BatchNorm", x, scale, bias, movingMean, movingVariance);
+    return List.of(x, scale, scale);
+  }
+
+  /** The types of BatchNormGrad's outputs (dx, dscale, dbias), with its errors. */
+  public static List<AbstractTensor> batchNormGradType(
+      AbstractTensor dy,
+      AbstractTensor x,
+      AbstractTensor scale,
+      AbstractTensor saveMean,
+      AbstractTensor saveVariance) {
+    channels("BatchNormGrad", x, scale, scale, saveMean, saveVariance);
+    KernelSupport.requireShape("BatchNormGrad", "dy", dy.shape(), x.shape());
+    return List.of(x, scale, scale);
+  }
+
+  /**
+   * The types of LayerNorm's outputs (y; mean and rstd in gamma's type, the normalised dimensions
+   * kept as 1), with its errors; reads no values.
+   */
+  public static List<AbstractTensor> layerNormType(
+      AbstractTensor x,
+      AbstractTensor gamma,
+      AbstractTensor beta,
+      int beginNormAxis,
+      int beginParamsAxis) {
+    int[] g = layerGeometry("LayerNorm", x, gamma, beginNormAxis, beginParamsAxis);
+    KernelSupport.requireShape("LayerNorm", "beta", beta.shape(), gamma.shape());
+    AbstractTensor stats = gamma.withShape(statsShape(x.shape(), g[2]));
+    return List.of(x, stats, stats);
+  }
+
+  /** The types of LayerNormGrad's outputs (dx, dgamma, dbeta), with its errors. */
+  public static List<AbstractTensor> layerNormGradType(
+      AbstractTensor x,
+      AbstractTensor dy,
+      AbstractTensor gamma,
+      int beginNormAxis,
+      int beginParamsAxis) {
+    layerGeometry("LayerNormGrad", x, gamma, beginNormAxis, beginParamsAxis);
+    KernelSupport.requireShape("LayerNormGrad", "dy", dy.shape(), x.shape());
+    return List.of(x, gamma, gamma);
+  }
+
   /** {@code [N, C, inner]} after checking that every per-channel tensor has C elements. */
-  private static int[] channels(String op, Tensor x, Tensor... perChannel) {
+  private static int[] channels(String op, AbstractTensor x, AbstractTensor... perChannel) {
     KernelSupport.requireFloat(op, "x", x);
     int rank = x.shape().rank();
     if (rank < 2 || rank > 4) {
@@ -253,7 +310,7 @@ public final class Normalization {
           "For '" + op + "', the dimension of 'x' must be 2, 3 or 4, but got " + rank + ".");
     }
     int[] dims = x.shape().toArray();
-    for (Tensor t : perChannel) {
+    for (AbstractTensor t : perChannel) {
       if (t.shape().rank() != 1 || t.shape().dim(0) != dims[1]) {
         throw MsException.valueError(
             "For '"
@@ -283,14 +340,14 @@ public final class Normalization {
 
   /** {@code [rows, len, normAxis]} after checking the axes and gamma's shape. */
   private static int[] layerGeometry(
-      String op, Tensor x, Tensor gamma, int beginNormAxis, int beginParamsAxis) {
+      String op, AbstractTensor x, AbstractTensor gamma, int beginNormAxis, int beginParamsAxis) {
     KernelSupport.requireFloat(op, "x", x);
     int rank = x.shape().rank();
     int na = KernelSupport.axis(op, "begin_norm_axis", beginNormAxis, rank);
     int pa = KernelSupport.axis(op, "begin_params_axis", beginParamsAxis, rank);
     int[] dims = x.shape().toArray();
     List<Integer> want = new ArrayList<>(x.shape().dims().subList(pa, rank));
-    KernelSupport.requireShape(op, "gamma", gamma, new Shape(want));
+    KernelSupport.requireShape(op, "gamma", gamma.shape(), new Shape(want));
     // gamma[i % params] addresses the trailing dims[pa:] coordinates of flat index i, whichever
     // side of begin_norm_axis begin_params_axis falls.
     return new int[] {

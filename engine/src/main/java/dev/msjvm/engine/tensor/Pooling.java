@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.Shape;
 import java.util.Locale;
 
@@ -37,8 +38,8 @@ public final class Pooling {
   /** {@code MaxPoolGrad}: {@code dy} (the output's gradient) routed to each window's argmax. */
   public static Tensor maxPoolGrad(
       Tensor x, Tensor dy, int[] kernel, int[] strides, String padMode) {
-    Window g = window("MaxPoolGrad", x, kernel, strides, padMode);
-    KernelSupport.requireShape("MaxPoolGrad", "dout", dy, Shape.of(g.n, g.c, g.oh, g.ow));
+    poolGradType("MaxPoolGrad", x.type(), dy.type(), kernel, strides, padMode);
+    Window g = window("MaxPoolGrad", x.type(), kernel, strides, padMode);
     Tensor dx = Tensor.zeros(x.dtype(), x.shape());
     double[] acc = new double[x.size()];
     for (int nc = 0; nc < g.n * g.c; nc++) {
@@ -73,8 +74,8 @@ public final class Pooling {
   /** {@code AvgPoolGrad}: each output gradient spread evenly over its window's valid elements. */
   public static Tensor avgPoolGrad(
       Tensor x, Tensor dy, int[] kernel, int[] strides, String padMode) {
-    Window g = window("AvgPoolGrad", x, kernel, strides, padMode);
-    KernelSupport.requireShape("AvgPoolGrad", "dout", dy, Shape.of(g.n, g.c, g.oh, g.ow));
+    poolGradType("AvgPoolGrad", x.type(), dy.type(), kernel, strides, padMode);
+    Window g = window("AvgPoolGrad", x.type(), kernel, strides, padMode);
     double[] acc = new double[x.size()];
     for (int nc = 0; nc < g.n * g.c; nc++) {
       for (int oy = 0; oy < g.oh; oy++) {
@@ -105,7 +106,7 @@ public final class Pooling {
 
   private static Tensor pool(
       String op, Tensor x, int[] kernel, int[] strides, String padMode, boolean max) {
-    Window g = window(op, x, kernel, strides, padMode);
+    Window g = window(op, x.type(), kernel, strides, padMode);
     Tensor out = Tensor.zeros(x.dtype(), Shape.of(g.n, g.c, g.oh, g.ow));
     for (int nc = 0; nc < g.n * g.c; nc++) {
       for (int oy = 0; oy < g.oh; oy++) {
@@ -134,11 +135,30 @@ public final class Pooling {
     return out;
   }
 
-  private static Window window(String op, Tensor x, int[] kernel, int[] strides, String padMode) {
+  /**
+   * The type pooling {@code op} gives ({@code MaxPool}, {@code AvgPool}) or, for their gradients,
+   * checks {@code dy} against: with their errors; reads no values.
+   */
+  public static AbstractTensor poolType(
+      String op, AbstractTensor x, int[] kernel, int[] strides, String padMode) {
+    Window g = window(op, x, kernel, strides, padMode);
+    return x.withShape(Shape.of(g.n, g.c, g.oh, g.ow));
+  }
+
+  /** The type {@code op}'s gradient gives ({@code x}'s), checking {@code dy}; reads no values. */
+  public static AbstractTensor poolGradType(
+      String op, AbstractTensor x, AbstractTensor dy, int[] kernel, int[] strides, String padMode) {
+    Window g = window(op, x, kernel, strides, padMode);
+    KernelSupport.requireShape(op, "dout", dy.shape(), Shape.of(g.n, g.c, g.oh, g.ow));
+    return x;
+  }
+
+  private static Window window(
+      String op, AbstractTensor x, int[] kernel, int[] strides, String padMode) {
     KernelSupport.requireFloat(op, "x", x);
-    if (x.shape().rank() != 4) {
+    if (x.rank() != 4) {
       throw MsException.valueError(
-          "For '" + op + "', the dimension of 'x' must be 4, but got " + x.shape().rank() + ".");
+          "For '" + op + "', the dimension of 'x' must be 4, but got " + x.rank() + ".");
     }
     if (kernel.length != 2 || strides.length != 2) {
       throw MsException.valueError(

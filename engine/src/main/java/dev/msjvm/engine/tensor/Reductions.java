@@ -1,6 +1,7 @@
 package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.ArrayList;
@@ -61,31 +62,9 @@ public final class Reductions {
       Op op, String primitive, Tensor x, List<Integer> axes, boolean keepDims) {
     int rank = x.shape().rank();
     boolean[] reduced = normalizeAxes(primitive, rank, axes);
-    if (x.dtype() == DType.BOOL) {
-      if (op == Op.MEAN) {
-        throw MsException.runtimeError(
-            "For '" + primitive + "', unsupported reduce operation for bool.");
-      }
-      if (op != Op.SUM) {
-        throw MsException.typeError(
-            "Select CPU operator[" + primitive + "] fail! Unsupported data type!");
-      }
-    }
     int[] dims = x.shape().toArray();
-    List<Integer> outDims = new ArrayList<>();
-    List<Integer> keptDims = new ArrayList<>();
-    for (int a = 0; a < rank; a++) {
-      if (reduced[a]) {
-        if (keepDims) {
-          outDims.add(1);
-        }
-      } else {
-        outDims.add(dims[a]);
-        keptDims.add(dims[a]);
-      }
-    }
-    Shape outShape = new Shape(outDims);
-    Tensor out = Tensor.zeros(x.dtype(), outShape);
+    Tensor out =
+        Tensor.zeros(x.dtype(), reduceType(op, primitive, x.type(), axes, keepDims).shape());
     int outSize = out.size();
     int n = x.size();
     long count = outSize == 0 ? 0 : n / outSize;
@@ -149,6 +128,32 @@ public final class Reductions {
       }
     }
     return out;
+  }
+
+  /** The type {@link #reduce} gives, with its errors; reads no values. */
+  public static AbstractTensor reduceType(
+      Op op, String primitive, AbstractTensor x, List<Integer> axes, boolean keepDims) {
+    int rank = x.rank();
+    boolean[] reduced = normalizeAxes(primitive, rank, axes);
+    if (x.dtype() == DType.BOOL) {
+      if (op == Op.MEAN) {
+        throw MsException.runtimeError(
+            "For '" + primitive + "', unsupported reduce operation for bool.");
+      }
+      if (op != Op.SUM) {
+        throw MsException.typeError(
+            "Select CPU operator[" + primitive + "] fail! Unsupported data type!");
+      }
+    }
+    List<Integer> outDims = new ArrayList<>();
+    for (int a = 0; a < rank; a++) {
+      if (!reduced[a]) {
+        outDims.add(x.shape().dim(a));
+      } else if (keepDims) {
+        outDims.add(1);
+      }
+    }
+    return x.withShape(new Shape(outDims));
   }
 
   /** Which dimensions {@code axes} names; all of them when empty. */

@@ -17,6 +17,11 @@ public final class ShapeOps {
 
   /** {@code x} with shape {@code proposed}; one {@code -1} is inferred. */
   public static Tensor reshape(Tensor x, List<Integer> proposed) {
+    return copy(x, reshapeShape(x.shape(), proposed));
+  }
+
+  /** The shape {@link #reshape} gives, with its errors. */
+  public static Shape reshapeShape(Shape x, List<Integer> proposed) {
     int infer = -1;
     long known = 1;
     for (int i = 0; i < proposed.size(); i++) {
@@ -32,7 +37,7 @@ public final class ShapeOps {
         known *= d;
       }
     }
-    long n = x.shape().size();
+    long n = x.size();
     List<Integer> dims = new ArrayList<>(proposed);
     if (infer >= 0 && known != 0 && n % known == 0) {
       dims.set(infer, (int) (n / known));
@@ -43,16 +48,20 @@ public final class ShapeOps {
               + "}' is invalid for input of size "
               + n);
     }
-    return copy(x, new Shape(dims));
+    return new Shape(dims);
   }
 
   /** {@code x} with a dimension of size 1 inserted at {@code axis} (in {@code [-r-1, r+1)}). */
   public static Tensor expandDims(Tensor x, int axis) {
-    int rank = x.shape().rank();
-    int a = checkDim(axis, rank + 1);
-    List<Integer> dims = new ArrayList<>(x.shape().dims());
+    return copy(x, expandDimsShape(x.shape(), axis));
+  }
+
+  /** The shape {@link #expandDims} gives, with its errors. */
+  public static Shape expandDimsShape(Shape x, int axis) {
+    int a = checkDim(axis, x.rank() + 1);
+    List<Integer> dims = new ArrayList<>(x.dims());
     dims.add(a, 1);
-    return copy(x, new Shape(dims));
+    return new Shape(dims);
   }
 
   /**
@@ -60,45 +69,33 @@ public final class ShapeOps {
    * a named dimension of another size is kept.
    */
   public static Tensor squeeze(Tensor x, List<Integer> axes) {
-    int rank = x.shape().rank();
+    return copy(x, squeezeShape(x.shape(), axes));
+  }
+
+  /** The shape {@link #squeeze} gives, with its errors. */
+  public static Shape squeezeShape(Shape x, List<Integer> axes) {
+    int rank = x.rank();
     boolean[] drop = new boolean[rank];
     for (int axis : axes) {
       int a = checkDim(axis, Math.max(rank, 1));
-      if (rank > 0 && x.shape().dim(a) == 1) {
+      if (rank > 0 && x.dim(a) == 1) {
         drop[a] = true;
       }
     }
     List<Integer> dims = new ArrayList<>();
     for (int a = 0; a < rank; a++) {
-      boolean d = axes.isEmpty() ? x.shape().dim(a) == 1 : drop[a];
+      boolean d = axes.isEmpty() ? x.dim(a) == 1 : drop[a];
       if (!d) {
-        dims.add(x.shape().dim(a));
+        dims.add(x.dim(a));
       }
     }
-    return copy(x, new Shape(dims));
+    return new Shape(dims);
   }
 
   /** {@code x} with its dimensions permuted: output dimension i is input dimension perm[i]. */
   public static Tensor transpose(Tensor x, List<Integer> perm) {
     int rank = x.shape().rank();
-    int[] p = new int[rank];
-    boolean[] used = new boolean[rank];
-    for (int i = 0; i < perm.size(); i++) {
-      int v = perm.get(i);
-      int a = v < 0 ? v + rank : v;
-      if (perm.size() != rank || a < 0 || a >= rank || used[a]) {
-        throw MsException.valueError(
-            "For 'Transpose' perms should all be unique dim, but" + v + " is not unique!");
-      }
-      used[a] = true;
-      p[i] = a;
-    }
-    if (perm.size() != rank) {
-      throw MsException.valueError(
-          "For 'Transpose' perms should all be unique dim, but the size of perm is "
-              + perm.size()
-              + ".");
-    }
+    int[] p = permutation(rank, perm);
     int[] in = x.shape().toArray();
     int[] inStrides = new int[rank];
     int s = 1;
@@ -106,10 +103,7 @@ public final class ShapeOps {
       inStrides[a] = s;
       s *= in[a];
     }
-    List<Integer> outDims = new ArrayList<>();
-    for (int i = 0; i < rank; i++) {
-      outDims.add(in[p[i]]);
-    }
+    List<Integer> outDims = transposeShape(x.shape(), perm).dims();
     Tensor out = Tensor.zeros(x.dtype(), new Shape(outDims));
     int n = out.size();
     int[] idx = new int[rank];
@@ -134,21 +128,59 @@ public final class ShapeOps {
     return out;
   }
 
+  /** The shape {@link #transpose} gives, with its errors. */
+  public static Shape transposeShape(Shape x, List<Integer> perm) {
+    int[] p = permutation(x.rank(), perm);
+    List<Integer> dims = new ArrayList<>();
+    for (int a : p) {
+      dims.add(x.dim(a));
+    }
+    return new Shape(dims);
+  }
+
+  /** {@code perm} checked against {@code rank}, its negative entries made positive. */
+  private static int[] permutation(int rank, List<Integer> perm) {
+    int[] p = new int[rank];
+    boolean[] used = new boolean[rank];
+    for (int i = 0; i < perm.size(); i++) {
+      int v = perm.get(i);
+      int a = v < 0 ? v + rank : v;
+      if (perm.size() != rank || a < 0 || a >= rank || used[a]) {
+        throw MsException.valueError(
+            "For 'Transpose' perms should all be unique dim, but" + v + " is not unique!");
+      }
+      used[a] = true;
+      p[i] = a;
+    }
+    if (perm.size() != rank) {
+      throw MsException.valueError(
+          "For 'Transpose' perms should all be unique dim, but the size of perm is "
+              + perm.size()
+              + ".");
+    }
+    return p;
+  }
+
   /** {@code x} as {@code [dim0, rest]}; a RuntimeError for a scalar. */
   public static Tensor flatten(Tensor x) {
-    if (x.shape().rank() == 0) {
+    return copy(x, flattenShape(x.shape()));
+  }
+
+  /** The shape {@link #flatten} gives, with its error. */
+  public static Shape flattenShape(Shape x) {
+    if (x.rank() == 0) {
       throw MsException.runtimeError(
           "Unsupported input shape dimension. The shape should not be empty.");
     }
-    int first = x.shape().dim(0);
-    int rest = first == 0 ? 0 : (int) (x.shape().size() / first);
+    int first = x.dim(0);
+    int rest = first == 0 ? 0 : (int) (x.size() / first);
     if (first == 0) {
       rest = 1;
-      for (int a = 1; a < x.shape().rank(); a++) {
-        rest *= x.shape().dim(a);
+      for (int a = 1; a < x.rank(); a++) {
+        rest *= x.dim(a);
       }
     }
-    return copy(x, Shape.of(first, rest));
+    return Shape.of(first, rest);
   }
 
   private static int checkDim(int axis, int bound) {

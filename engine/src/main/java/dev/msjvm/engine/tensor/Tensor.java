@@ -2,6 +2,7 @@ package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ReadLimit;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.nio.ByteBuffer;
@@ -159,6 +160,11 @@ public final class Tensor {
 
   public DType dtype() {
     return dtype;
+  }
+
+  /** Its shape and dtype, without its values. */
+  public AbstractTensor type() {
+    return new AbstractTensor(shape, dtype);
   }
 
   public Shape shape() {

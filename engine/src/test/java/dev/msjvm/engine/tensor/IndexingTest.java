@@ -203,8 +203,17 @@ class IndexingTest {
       Tensor x = GradCheck.random(DType.FLOAT64, c.shape, seed++, -1, 1);
       Tensor y = Indexing.stridedSlice(x, c.b, c.e, c.s, c.bm, c.em, c.el, c.na, c.sh);
       Tensor w = GradCheck.random(DType.FLOAT64, y.shape(), seed++, -1, 1);
-      Tensor dx =
-          Indexing.stridedSliceGrad(w, c.shape, c.b, c.e, c.s, c.bm, c.em, c.el, c.na, c.sh);
+      Indexing.SliceSpec spec =
+          new Indexing.SliceSpec(
+              KernelSupport.toList(c.b),
+              KernelSupport.toList(c.e),
+              KernelSupport.toList(c.s),
+              c.bm,
+              c.em,
+              c.el,
+              c.na,
+              c.sh);
+      Tensor dx = Indexing.stridedSliceGrad(w, c.shape, spec);
       GradCheck.check(
           xx -> Indexing.stridedSlice(xx, c.b, c.e, c.s, c.bm, c.em, c.el, c.na, c.sh),
           x,

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ops.OpTable;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -52,20 +53,11 @@ public final class Rules {
   /**
    * Whether {@code op} is pointwise in MindSpore's sense ({@code IsElementWiseOperator}: the
    * arithmetic and activation operators, Cast, Softmax/LogSoftmax): every output element depends on
-   * the input elements at the same position (Softmax: along one row).
+   * the input elements at the same position (Softmax: along one row). Declared by the operator's
+   * {@link dev.msjvm.engine.ops.CostRole}.
    */
   public static boolean isElementwise(String op) {
-    return ELEMENTWISE.contains(op);
-  }
-
-  private static final java.util.Set<String> ELEMENTWISE = elementwise();
-
-  private static java.util.Set<String> elementwise() {
-    java.util.Set<String> s = new java.util.HashSet<>(ElementwiseRules.BINARY);
-    s.addAll(ElementwiseRules.unary());
-    s.addAll(List.of("Softmax", "LogSoftmax"));
-    s.removeAll(List.of("Identity", "Load", "Assign", "StopGradient"));
-    return java.util.Set.copyOf(s);
+    return OpTable.has(op) && OpTable.get(op).costRole().isElementwise();
   }
 
   /** Names of the covered operators, sorted. */

@@ -3,6 +3,8 @@ package dev.msjvm.engine.parallel.search;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.CostRole;
+import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.rules.EinsumSpec;
 import dev.msjvm.engine.parallel.rules.Rules;
@@ -11,7 +13,6 @@ import dev.msjvm.engine.parallel.rules.ShardingRule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * {@code recursive_programming}: MindSpore's symbolic automatic parallel planner (SAPP, {@code
@@ -51,17 +52,6 @@ public final class RecursiveProgramming {
   static final double REDIS_COEF = 16;
   static final double REPLICATE_BELOW = 350;
   static final int MAX_DEVICES = 1024;
-
-  private static final Set<String> MATMULS = Set.of("MatMul", "BatchMatMul");
-  private static final Set<String> BATCH_PARALLEL =
-      Set.of(
-          "Softmax",
-          "LogSoftmax",
-          "OneHot",
-          "SoftmaxCrossEntropyWithLogits",
-          "SparseSoftmaxCrossEntropyWithLogits",
-          "BatchNorm",
-          "PReLU");
 
   /** One operator (or fixed node) as the planner sees it. */
   private static final class Op {
@@ -258,10 +248,12 @@ public final class RecursiveProgramming {
     int letters = op.letters.length();
     double[] cost = new double[letters + 1]; // the last: no cut
     Arrays.fill(cost, Double.MAX_VALUE);
-    String name = op.node.name();
-    if (MATMULS.contains(name)) {
+    // SAPP's operator types: the operator's declared cost role.
+    CostRole role =
+        OpTable.has(op.node.name()) ? OpTable.get(op.node.name()).costRole() : CostRole.GENERAL;
+    if (role == CostRole.MATMUL) {
       matmulCosts(op, cost);
-    } else if (BATCH_PARALLEL.contains(name)) {
+    } else if (role == CostRole.BATCH_PARALLEL || role == CostRole.SOFTMAX) {
       for (int l = 0; l < letters; l++) {
         if (canHalve(op, l)) {
           cost[l] = 0;

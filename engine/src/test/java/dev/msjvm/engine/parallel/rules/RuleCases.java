@@ -1,9 +1,14 @@
 package dev.msjvm.engine.parallel.rules;
 
+import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -65,6 +70,20 @@ final class RuleCases {
     Tensor scalar(double v) {
       return Tensor.ofFloats(Shape.scalar(), new float[] {(float) v});
     }
+  }
+
+  /**
+   * Runs operator {@code op} on whole inputs through the runtime (copies of them; the inputs it
+   * writes passed as variables): the unsharded reference.
+   */
+  static Tensor[] run(String op, Attrs attrs, List<Tensor> inputs) {
+    OpDef def = OpTable.get(op);
+    Object[] in = new Object[inputs.size()];
+    for (int i = 0; i < in.length; i++) {
+      Tensor t = inputs.get(i).copy();
+      in[i] = def.writes(i) ? new Variable("v" + i, t) : t;
+    }
+    return new Runtime(NaiveBlas::new).apply(def, attrs, in);
   }
 
   static List<Case> all() {

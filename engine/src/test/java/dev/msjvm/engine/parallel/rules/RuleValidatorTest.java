@@ -4,14 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.msjvm.engine.backend.NaiveBlas;
 import dev.msjvm.engine.comm.InJvmWorld;
-import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.ir.Shape;
-import dev.msjvm.engine.ops.OpDef;
-import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.tensor.Tensor;
-import dev.msjvm.engine.tensor.Variable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +38,7 @@ class RuleValidatorTest {
   void shardedEqualsUnsharded(RuleCases.Case c) throws Exception {
     ShardingRule rule = Rules.of(c.op());
     List<Shape> shapes = c.inputs().stream().map(Tensor::shape).toList();
-    Tensor[] full = unsharded(c);
+    Tensor[] full = RuleCases.run(c.op(), c.attrs(), c.inputs());
     EinsumSpec spec = rule.specFor(c.attrs(), shapes);
     List<Shape> stShapes =
         Interpreter.strategyShapes(spec, shapes, Interpreter.outputShapes(spec, shapes));
@@ -87,16 +82,6 @@ class RuleValidatorTest {
         assertEquals(n == 2 ? 5 : n == 4 ? 11 : 21, accepted, "MatMul strategies on " + n);
       }
     }
-  }
-
-  private static Tensor[] unsharded(RuleCases.Case c) {
-    OpDef def = OpTable.get(c.op());
-    Object[] in = new Object[c.inputs().size()];
-    for (int i = 0; i < in.length; i++) {
-      Tensor t = c.inputs().get(i).copy();
-      in[i] = def.writes(i) ? new Variable("v" + i, t) : t;
-    }
-    return new Runtime(NaiveBlas::new).apply(def, c.attrs(), in);
   }
 
   private static void check(RuleCases.Case c, OpSharding s, Tensor[] full, int n)
