@@ -13,7 +13,8 @@ MODE (default data_parallel):
                  compute sharing the cores), not a training mode.
 Stand-alone runs the same network on the whole global batch. Rank 0 prints
 `RESULT mode=... ranks=N global_batch=B ms_per_step=... us_per_global_sample=... comm_ms_per_step=...`
-(medians over the steps after a warm-up of 20; comm = wall time inside collectives, waiting included).
+(medians over the steps after a warm-up of 20; comm = wall time inside collectives, waiting included;
+first_call_ms = the first call: the compile and one step).
 bench/parallel/run.sh runs the modes side by side."""
 import os
 import statistics
@@ -86,4 +87,5 @@ median = statistics.median(times[20:]) * 1000
 if rank == 0:
     print(f"RESULT mode={mode} ranks={ranks} global_batch={global_batch} ms_per_step={median:.2f} "
           f"us_per_global_sample={median * 1000 / global_batch:.1f} "
-          f"comm_ms_per_step={statistics.median(comm[20:]):.2f} loss={loss.item():.4f}")
+          f"comm_ms_per_step={statistics.median(comm[20:]):.2f} loss={loss.item():.4f} "
+          f"first_call_ms={times[0] * 1000:.0f}")

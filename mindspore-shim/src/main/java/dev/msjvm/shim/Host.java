@@ -377,6 +377,25 @@ public final class Host {
     return tape;
   }
 
+  /**
+   * Starts recording a trace on shapes alone ({@link Runtime#pushAbstract}): no kernel runs and no
+   * variable changes until it is popped; {@code leaves} are the inputs.
+   */
+  public Tape tapePushAbstract(List<Object> leaves) {
+    Tape tape = runtime.pushAbstract();
+    tape.addLeaves(leaves.stream().map(Host::value).toList());
+    return tape;
+  }
+
+  /**
+   * A tensor of {@code shape} in {@code like}'s dtype with no values: an argument of a trace on
+   * shapes ({@link #tapePushAbstract}).
+   */
+  public Tensor abstractTensor(List<Integer> shape, Object like) {
+    return Tensor.abstractOf(
+        new dev.msjvm.engine.ir.AbstractTensor(new Shape(shape), value(like).dtype()));
+  }
+
   public void tapePop(Tape tape) {
     runtime.pop(tape);
   }
@@ -773,6 +792,11 @@ public final class Host {
     Tensor v = value(t);
     if (runtime.recording()) {
       runtime.noteValueRead(v, how);
+    }
+    if (v.isAbstract()) {
+      // A trace on shapes has no values to give: the compile reports the read (Tape#valueRead).
+      throw MsException.runtimeError(
+          "The value of a tensor is not known while the network compiles (" + how + ").");
     }
     return v;
   }

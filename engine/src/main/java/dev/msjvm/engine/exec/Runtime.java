@@ -64,6 +64,15 @@ public final class Runtime {
   /** How many gradient computations are running (their calls are the backward pass). */
   private int backward;
 
+  /**
+   * How many of the active tapes trace on shapes alone ({@link #pushAbstract}): while one does, an
+   * operator call records its step with the outputs its inference gives and runs no kernel.
+   */
+  private int abstractTapes;
+
+  /** Kernel calls made so far on this runtime (what a shape-only trace must not add to). */
+  private long kernelCalls;
+
   public Runtime(Supplier<Blas> blas) {
     this.blas = Objects.requireNonNull(blas);
   }
@@ -186,11 +195,16 @@ public final class Runtime {
           };
     }
     boolean inPlace = tapes.isEmpty();
-    List<AbstractTensor> expected = CHECK_INFER && op.infer() != null ? types(values) : null;
-    Tensor[] outputs =
-        op.kernel().run(new Call(op, attrs, inputs, values, blas.get(), inPlace, policy));
-    if (expected != null) {
-      checkInferred(op, attrs, expected, outputs);
+    Tensor[] outputs;
+    if (abstractTapes > 0) {
+      outputs = inferred(op, attrs, values);
+    } else {
+      List<AbstractTensor> expected = CHECK_INFER && op.infer() != null ? types(values) : null;
+      kernelCalls++;
+      outputs = op.kernel().run(new Call(op, attrs, inputs, values, blas.get(), inPlace, policy));
+      if (expected != null) {
+        checkInferred(op, attrs, expected, outputs);
+      }
     }
     // Tapes and graphs know tensors by identity: an output must never be one of the inputs
     // (StopGradient, a Cast to the same type, a BroadcastTo to the same shape return them).
@@ -238,8 +252,20 @@ public final class Runtime {
 
   /** Starts recording on a new tape (nested inside the active ones). */
   public Tape push() {
-    Tape tape = new Tape();
+    Tape tape = new Tape(false);
     tapes.add(tape);
+    return tape;
+  }
+
+  /**
+   * Starts recording on a new tape that traces on shapes alone: until it is popped, every operator
+   * call (this tape's and any nested one's) gives abstract outputs from its inference, runs no
+   * kernel and changes no variable; reading a value is an error.
+   */
+  public Tape pushAbstract() {
+    Tape tape = new Tape(true);
+    tapes.add(tape);
+    abstractTapes++;
     return tape;
   }
 
@@ -249,11 +275,25 @@ public final class Runtime {
       throw new IllegalStateException("tapes must be popped innermost first");
     }
     tapes.remove(tapes.size() - 1);
+    if (tape.onShapes()) {
+      abstractTapes--;
+    }
   }
 
   /** Drops every tape (after a failure escaped the code that pushed them). */
   public void reset() {
     tapes.clear();
+    abstractTapes = 0;
+  }
+
+  /** Whether operator calls now trace on shapes alone ({@link #pushAbstract}). */
+  public boolean onShapes() {
+    return abstractTapes > 0;
+  }
+
+  /** How many kernels this runtime has run. */
+  public long kernelCalls() {
+    return kernelCalls;
   }
 
   public boolean recording() {
@@ -305,6 +345,20 @@ public final class Runtime {
       Variable v = var(i);
       return v.writable(inPlace && (policy == null || policy.allows(v)));
     }
+  }
+
+  /** {@code op}'s outputs as its inference types them, without values. */
+  private static Tensor[] inferred(OpDef op, Attrs attrs, Tensor[] values) {
+    if (op.infer() == null) {
+      throw new IllegalStateException(
+          op.name() + " has no inference and cannot be traced on shapes");
+    }
+    List<AbstractTensor> types = op.infer().outputs(attrs, types(values));
+    Tensor[] out = new Tensor[types.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = Tensor.abstractOf(types.get(i));
+    }
+    return out;
   }
 
   private static List<AbstractTensor> types(Tensor[] values) {

@@ -32,8 +32,18 @@ public final class Tape {
   private final List<Step> steps = new ArrayList<>();
   private final Map<Tensor, Boolean> produced = new IdentityHashMap<>();
   private final Map<Tensor, Boolean> leaves = new IdentityHashMap<>();
+  private final boolean onShapes;
   private boolean valueRead;
   private String valueReadReason;
+
+  Tape(boolean onShapes) {
+    this.onShapes = onShapes;
+  }
+
+  /** Whether this tape traces on shapes alone ({@link Runtime#pushAbstract}). */
+  public boolean onShapes() {
+    return onShapes;
+  }
 
   void record(Step step) {
     steps.add(step);

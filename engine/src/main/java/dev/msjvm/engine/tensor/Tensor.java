@@ -33,6 +33,28 @@ public final class Tensor {
     this.data = data;
   }
 
+  /**
+   * A tensor with a type and no values: what a compile on shapes traces with. Reading or writing
+   * its elements is an IllegalStateException; operators on it give abstract tensors (their kernels
+   * do not run while a shape-only trace records).
+   */
+  public static Tensor abstractOf(AbstractTensor type) {
+    return new Tensor(type.dtype(), type.shape(), null);
+  }
+
+  /** Whether this tensor is only a type ({@link #abstractOf}). */
+  public boolean isAbstract() {
+    return data == null;
+  }
+
+  private Object values() {
+    if (data == null) {
+      throw new IllegalStateException(
+          "a tensor traced on shapes alone has no values (" + type() + ")");
+    }
+    return data;
+  }
+
   /** A tensor of zeros (false for bool). */
   public static Tensor zeros(DType dtype, Shape shape) {
     int n = checkedSize(shape);
@@ -133,11 +155,14 @@ public final class Tensor {
 
   /** Whether this tensor and {@code other} are views of the same storage. */
   public boolean sharesStorage(Tensor other) {
-    return data == other.data;
+    return data != null && data == other.data;
   }
 
   /** A tensor with the same values in storage of its own. */
   public Tensor copy() {
+    if (data == null) {
+      return alias();
+    }
     Object copied =
         switch (data) {
           case float[] f -> f.clone();
@@ -173,12 +198,12 @@ public final class Tensor {
 
   /** Number of elements. */
   public int size() {
-    return java.lang.reflect.Array.getLength(data);
+    return data == null ? checkedSize(shape) : java.lang.reflect.Array.getLength(data);
   }
 
   /** The float storage of a float32/float16/bfloat16 tensor; kernels must not write to it. */
   public float[] floats() {
-    if (data instanceof float[] f) {
+    if (values() instanceof float[] f) {
       return f;
     }
     throw new IllegalStateException(dtype + " tensor has no float storage");
@@ -186,7 +211,7 @@ public final class Tensor {
 
   /** Element {@code i} (row-major) as a double. */
   public double getDouble(int i) {
-    return switch (data) {
+    return switch (values()) {
       case float[] f -> f[i];
       case double[] d -> d[i];
       case int[] a -> a[i];
@@ -198,7 +223,7 @@ public final class Tensor {
 
   /** Element {@code i} as a long (floats truncate toward zero). */
   public long getLong(int i) {
-    return switch (data) {
+    return switch (values()) {
       case float[] f -> (long) f[i];
       case double[] d -> (long) d[i];
       case int[] a -> a[i];
@@ -211,14 +236,14 @@ public final class Tensor {
   /** Element {@code i} as the Java value Python should see: Boolean, Long or Double. */
   public Object get(int i) {
     if (dtype == DType.BOOL) {
-      return ((boolean[]) data)[i];
+      return ((boolean[]) values())[i];
     }
     return dtype.isFloat() ? (Object) getDouble(i) : (Object) getLong(i);
   }
 
   /** This tensor's values converted to {@code target}, as {@code Tensor.astype} does. */
   public Tensor astype(DType target) {
-    if (data instanceof float[] f && target == DType.FLOAT32) {
+    if (values() instanceof float[] f && target == DType.FLOAT32) {
       // float32 from float32/float16/bfloat16: every value is exact in float32 (the common Cast
       // of a traced step, which the element-wise loop below made the hottest kernel).
       return new Tensor(target, shape, f.clone());
@@ -270,7 +295,7 @@ public final class Tensor {
   }
 
   void setDouble(int i, double v) {
-    switch (data) {
+    switch (values()) {
       case float[] f -> f[i] = roundFloat(dtype, v);
       case double[] d -> d[i] = v;
       case int[] a -> a[i] = wrapInt(dtype, (long) v);
@@ -281,7 +306,7 @@ public final class Tensor {
   }
 
   void setLong(int i, long v) {
-    switch (data) {
+    switch (values()) {
       case float[] f -> f[i] = roundFloat(dtype, v);
       case double[] d -> d[i] = v;
       case int[] a -> a[i] = wrapInt(dtype, v);
@@ -347,6 +372,6 @@ public final class Tensor {
 
   @Override
   public String toString() {
-    return "Tensor(shape=" + shape + ", dtype=" + dtype + ")";
+    return "Tensor(shape=" + shape + ", dtype=" + dtype + (data == null ? ", abstract)" : ")");
   }
 }

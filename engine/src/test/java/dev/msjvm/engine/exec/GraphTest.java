@@ -44,18 +44,66 @@ class GraphTest {
     return loss;
   }
 
-  @Test
-  void aTracedTrainingStepReplaysLikeEagerSteps() {
+  /** Seeded data and initial weights, the weights after {@code losses.length} eager steps. */
+  private record Eager(
+      Tensor x, Tensor y, Tensor w0, Tensor v0, Variable w, Variable v, double[] losses) {}
+
+  private Eager eager(int steps) {
     Tensor x = GradCheck.random(1, -1, 1, 8, 3);
     Tensor y = GradCheck.random(2, -1, 1, 8, 2);
     Tensor w0 = GradCheck.random(3, -1, 1, 3, 4);
     Tensor v0 = GradCheck.random(4, -1, 1, 4, 2);
-    Variable eager = new Variable("w", w0);
-    Variable eagerV = new Variable("v", v0);
-    double[] expected = new double[4];
-    for (int s = 0; s < 4; s++) {
-      expected[s] = step(eager, eagerV, x, y).getDouble(0);
+    Variable w = new Variable("w", w0);
+    Variable v = new Variable("v", v0);
+    double[] losses = new double[steps];
+    for (int s = 0; s < steps; s++) {
+      losses[s] = step(w, v, x, y).getDouble(0);
     }
+    return new Eager(x, y, w0, v0, w, v, losses);
+  }
+
+  /**
+   * The same training step traced on shapes alone: no kernel runs and no variable changes while it
+   * traces, and the graph it compiles replays exactly like eager steps from the first one.
+   */
+  @Test
+  void aStepTracedOnShapesRunsNoKernelAndReplaysLikeEagerSteps() {
+    Eager e = eager(3);
+    Variable w = new Variable("w", e.w0());
+    Variable v = new Variable("v", e.v0());
+    Tensor xa = Tensor.abstractOf(e.x().type());
+    Tensor ya = Tensor.abstractOf(e.y().type());
+    long kernels = rt.kernelCalls();
+    Tape trace = rt.pushAbstract();
+    trace.addLeaves(List.of(xa, ya));
+    Tensor loss = step(w, v, xa, ya);
+    rt.pop(trace);
+    assertEquals(kernels, rt.kernelCalls(), "kernels run while tracing on shapes");
+    assertTrue(loss.isAbstract());
+    assertEquals(Shape.scalar(), loss.shape());
+    assertThrows(IllegalStateException.class, () -> loss.getDouble(0));
+    assertTrue(w.value() == e.w0() && v.value() == e.v0(), "variables unchanged");
+    assertFalse(rt.onShapes());
+    Graph graph = Graph.compile(trace, List.of(xa, ya), List.of(loss));
+    for (int s = 0; s < 3; s++) {
+      assertEquals(e.losses()[s], graph.run(rt, List.of(e.x(), e.y())).get(0).getDouble(0), 0);
+    }
+    for (int i = 0; i < e.w0().size(); i++) {
+      assertEquals(e.w().value().getDouble(i), w.value().getDouble(i), 0);
+    }
+    assertTrue(rt.kernelCalls() > kernels);
+  }
+
+  @Test
+  void aTracedTrainingStepReplaysLikeEagerSteps() {
+    Eager e = eager(4);
+    Tensor x = e.x();
+    Tensor y = e.y();
+    Tensor w0 = e.w0();
+    Tensor v0 = e.v0();
+    Variable eager = e.w();
+    Variable eagerV = e.v();
+    double[] expected = e.losses();
     Variable traced = new Variable("w", w0);
     Variable tracedV = new Variable("v", v0);
     Tape trace = rt.push();

@@ -153,12 +153,11 @@ def _partitioned():
 
 
 def _compile_partitioned(cell, args, key, cache):
-    """Traces ``cell`` on global shapes (a batch-split argument stands for all ranks' batches: this
-    rank's batch tiled N times; a full_batch argument is global already), keeps the parameters as
-    they were (the trace ran a real step), partitions the graph for this rank and runs it on the
-    rank's own arguments. See docs/design-parallel-execution.md."""
+    """Traces ``cell`` on global shapes alone (a batch-split argument stands for all ranks' batches,
+    a full_batch argument is global already): no kernel runs and no parameter changes while it
+    compiles. Then partitions the graph for this rank and runs it on the rank's own arguments. See
+    docs/design-parallel-execution.md."""
     from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
-    from mindspore.ops.operations import Concat  # pylint: disable=import-outside-toplevel
     from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
     from mindspore import context  # pylint: disable=import-outside-toplevel
     h = host()
@@ -169,9 +168,12 @@ def _compile_partitioned(cell, args, key, cache):
     global_args, specs = [], []
     for a in args:
         if isinstance(a, tensor):
-            g = Concat(0)(tuple([a] * n)) if split and a.ndim > 0 else a
-            specs.append([list(g.shape), split and a.ndim > 0])
-            global_args.append(g)
+            shape = list(a.shape)
+            batch_split = split and a.ndim > 0
+            if batch_split:
+                shape[0] *= n
+            specs.append([shape, batch_split])
+            global_args.append(tensor._wrap(h.abstractTensor(shape, a._java).java))  # pylint: disable=protected-access
         else:
             global_args.append(a)
     params = list(cell.get_parameters())
@@ -179,26 +181,20 @@ def _compile_partitioned(cell, args, key, cache):
     h.trainableParameters([v for p in cell.trainable_params()
                            for v in (p.name, bool(p.parallel_optimizer), p.comm_fusion)])
     _broadcast_before_compile(cell)
-    saved = [p.value() for p in params]
-    traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
-              for a in global_args]
-    leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
-    tape = h.tapePush(leaves).java
+    leaves = [a._java for a in global_args if isinstance(a, tensor)]  # pylint: disable=protected-access
+    tape = h.tapePushAbstract(leaves).java
     try:
-        out = cell._run_construct(*traced)  # pylint: disable=protected-access
+        out = cell._run_construct(*global_args)  # pylint: disable=protected-access
     except BaseException:
         h.tapeReset()
+        if tape.valueRead():
+            raise _one_graph_error(cell, tape) from None
         raise
-    finally:
-        for p, v in zip(params, saved):
-            p.set_data(v)
     h.tapePop(tape)
     results = []
     template = _flatten(out, results)
     if tape.valueRead() or _has_unknown(template):
-        raise RuntimeError(f"For semi_auto_parallel/auto_parallel, the network '{type(cell).__name__}' must "
-                           f"compile to one graph, but its construct reads a computed value in Python "
-                           f"({tape.valueReadReason()}).")
+        raise _one_graph_error(cell, tape)
     graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
     load, save = _strategy_files()
     wrapper = _auto_parallel_in(cell)
@@ -216,6 +212,13 @@ def _compile_partitioned(cell, args, key, cache):
     inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
     outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
     return _rebuild(template, outs)
+
+
+def _one_graph_error(cell, tape):
+    """The error of a semi/auto-parallel network whose construct needs a computed value."""
+    return RuntimeError(f"For semi_auto_parallel/auto_parallel, the network '{type(cell).__name__}' must "
+                        f"compile to one graph, but its construct reads a computed value in Python "
+                        f"({tape.valueReadReason()}).")
 
 
 def _strategy_files():
