@@ -396,6 +396,11 @@ public final class Host {
         new dev.msjvm.engine.ir.AbstractTensor(new Shape(shape), value(like).dtype()));
   }
 
+  /** How many kernels this interpreter has run (a compile on shapes runs none). */
+  public long kernelCalls() {
+    return runtime.kernelCalls();
+  }
+
   public void tapePop(Tape tape) {
     runtime.pop(tape);
   }

@@ -7,6 +7,8 @@ alike). If ``construct`` read a traced value in Python (``item()``, ``print``, a
 ``if``), the graph would freeze that decision, so such a cell keeps running eagerly instead, as a
 MindSpore user would expect from PYNATIVE. Graphs are kept per cell and signature (a new shape,
 the training flag, or a Parameter/sub-cell set on any cell since the trace all trace again).
+A compile without a call (``compile_only``) and every semi_auto/auto_parallel compile trace on
+shapes alone instead: no kernel runs and no parameter changes while they trace.
 """
 import contextlib
 import os
@@ -103,23 +105,32 @@ def call(cell, args):
         return _rebuild(template, outs)
     wrapper = _auto_parallel_in(cell)
     if wrapper is not None and not wrapper.__dict__.get("_compiling"):
-        object.__setattr__(wrapper, "_compiling", True)
-        try:
-            with wrapper._compile_context():  # pylint: disable=protected-access
-                return call(cell, args)
-        finally:
-            object.__setattr__(wrapper, "_compiling", False)
+        with _compiling(wrapper):
+            return call(cell, args)
     if _partitioned():
         return _compile_partitioned(cell, args, key, cache)
+    return _trace(cell, args, key, cache, on_shapes=False)
+
+
+def _trace(cell, args, key, cache, on_shapes):
+    """Traces ``cell`` for ``args`` stand-alone and keeps the graph in ``cache`` (``_EAGER`` when
+    ``construct`` read a traced value). ``on_shapes``: on abstract tensors of the arguments' shapes,
+    no kernel runs (a compile-only call; returns None); else the trace runs the step, whose outputs
+    it returns (the first call of a signature)."""
+    h = host()
+    tensor = _tensor_cls()
     _broadcast_before_compile(cell)
-    traced = [tensor._wrap(h.alias(a._java).java) if isinstance(a, tensor) else a  # pylint: disable=protected-access
-              for a in args]
+    traced = [tensor._wrap((h.abstractTensor(list(a.shape), a._java) if on_shapes else h.alias(a._java)).java)  # pylint: disable=protected-access
+              if isinstance(a, tensor) else a for a in args]
     leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
-    tape = h.tapePush(leaves).java
+    tape = (h.tapePushAbstract(leaves) if on_shapes else h.tapePush(leaves)).java
     try:
         out = cell._run_construct(*traced)  # pylint: disable=protected-access
     except BaseException:
         h.tapeReset()
+        if on_shapes and tape.valueRead():
+            cache[key] = _EAGER
+            return None
         raise
     h.tapePop(tape)
     results = []
@@ -129,7 +140,40 @@ def call(cell, args):
     else:
         graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
         cache[key] = (graph, template)
-    return out
+    return None if on_shapes else out
+
+
+@contextlib.contextmanager
+def _compiling(wrapper):
+    """The ``AutoParallel`` wrapper's settings hold while a graph of its network compiles."""
+    object.__setattr__(wrapper, "_compiling", True)
+    try:
+        with wrapper._compile_context():  # pylint: disable=protected-access
+            yield
+    finally:
+        object.__setattr__(wrapper, "_compiling", False)
+
+
+def compile_only(cell, args):
+    """Compiles ``cell`` for ``args`` without running it (``_cell_graph_executor.compile``): the graph
+    is traced on shapes alone (no kernel runs, no parameter changes) and kept for the calls with the
+    same signature; in semi_auto/auto_parallel it is partitioned for this rank, so the strategies and
+    ``parameter_layout_dict`` are known. A construct that reads a computed value keeps running
+    eagerly (stand-alone) or raises MindSpore's one-graph error (parallel), as a call would.
+    Returns whether it compiled (False: this signature was compiled before)."""
+    key = _signature(args, cell.training)
+    cache = cell.__dict__.setdefault("_msjvm_graphs", {})
+    if key is None or key in cache:
+        return False
+    wrapper = _auto_parallel_in(cell)
+    if wrapper is not None and not wrapper.__dict__.get("_compiling"):
+        with _compiling(wrapper):
+            return compile_only(cell, args)
+    if _partitioned():
+        _plan_partitioned(cell, args, key, cache)
+    else:
+        _trace(cell, args, key, cache, on_shapes=True)
+    return True
 
 
 def _auto_parallel_in(cell):
@@ -153,10 +197,22 @@ def _partitioned():
 
 
 def _compile_partitioned(cell, args, key, cache):
+    """Plans ``cell`` for this rank (``_plan_partitioned``), then runs the rank's graph on its own
+    arguments."""
+    template = _plan_partitioned(cell, args, key, cache)
+    h = host()
+    tensor = _tensor_cls()
+    local, _ = cache[key]
+    inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
+    outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
+    return _rebuild(template, outs)
+
+
+def _plan_partitioned(cell, args, key, cache):
     """Traces ``cell`` on global shapes alone (a batch-split argument stands for all ranks' batches,
     a full_batch argument is global already): no kernel runs and no parameter changes while it
-    compiles. Then partitions the graph for this rank and runs it on the rank's own arguments. See
-    docs/design-parallel-execution.md."""
+    compiles. Then partitions the graph for this rank, keeps the rank's graph in ``cache`` and sets
+    the parameters' layouts; returns the outputs' template. See docs/design-parallel-execution.md."""
     from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
     from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
     from mindspore import context  # pylint: disable=import-outside-toplevel
@@ -209,9 +265,7 @@ def _compile_partitioned(cell, args, key, cache):
         raise SystemExit(0)
     cache[key] = (local, template)
     _set_layouts(cell, plan)
-    inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
-    outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
-    return _rebuild(template, outs)
+    return template
 
 
 def _one_graph_error(cell, tape):
