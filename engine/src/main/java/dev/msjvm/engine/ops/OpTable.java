@@ -31,7 +31,8 @@ public final class OpTable {
         }
       }
     }
-    return Collections.unmodifiableMap(m);
+    // Sorted iteration, hashed lookup (the search asks for operators by name in its inner loops).
+    return Collections.unmodifiableMap(new java.util.LinkedHashMap<>(m));
   }
 
   /** The operator named {@code name}, or a RuntimeError naming it. */
@@ -45,6 +46,11 @@ public final class OpTable {
 
   public static boolean has(String name) {
     return OPS.containsKey(name);
+  }
+
+  /** The operator named {@code name}, or null. */
+  public static OpDef find(String name) {
+    return OPS.get(name);
   }
 
   /** The names of all operators, sorted. */

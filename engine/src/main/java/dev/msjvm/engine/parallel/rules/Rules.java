@@ -1,6 +1,7 @@
 package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
 import java.util.Collections;
 import java.util.List;
@@ -57,7 +58,8 @@ public final class Rules {
    * {@link dev.msjvm.engine.ops.CostRole}.
    */
   public static boolean isElementwise(String op) {
-    return OpTable.has(op) && OpTable.get(op).costRole().isElementwise();
+    OpDef d = OpTable.find(op);
+    return d != null && d.costRole().isElementwise();
   }
 
   /** Names of the covered operators, sorted. */

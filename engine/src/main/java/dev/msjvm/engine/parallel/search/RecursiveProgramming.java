@@ -4,6 +4,7 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.CostRole;
+import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.parallel.rules.EinsumSpec;
@@ -62,10 +63,13 @@ public final class RecursiveProgramming {
     final int[] split; // per letter, cuts so far (a power of 2)
     final int[] fixedMoves; // fixed nodes: the letter each cut halves, -1 none
     final boolean fixed;
+    final CostRole role; // SAPP's operator type: the operator's declared cost role
     int move = -2; // this cut: the letter index halved, -1 none, -2 undecided
 
     Op(OpGraph.Node node, EinsumSpec spec, String letters, int[] size, int[] fixedMoves) {
       this.node = node;
+      OpDef def = OpTable.find(node.name());
+      this.role = def == null ? CostRole.GENERAL : def.costRole();
       this.spec = spec;
       this.letters = letters;
       this.size = size;
@@ -248,12 +252,9 @@ public final class RecursiveProgramming {
     int letters = op.letters.length();
     double[] cost = new double[letters + 1]; // the last: no cut
     Arrays.fill(cost, Double.MAX_VALUE);
-    // SAPP's operator types: the operator's declared cost role.
-    CostRole role =
-        OpTable.has(op.node.name()) ? OpTable.get(op.node.name()).costRole() : CostRole.GENERAL;
-    if (role == CostRole.MATMUL) {
+    if (op.role == CostRole.MATMUL) {
       matmulCosts(op, cost);
-    } else if (role == CostRole.BATCH_PARALLEL || role == CostRole.SOFTMAX) {
+    } else if (op.role == CostRole.BATCH_PARALLEL || op.role == CostRole.SOFTMAX) {
       for (int l = 0; l < letters; l++) {
         if (canHalve(op, l)) {
           cost[l] = 0;
