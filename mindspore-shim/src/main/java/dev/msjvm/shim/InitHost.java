@@ -50,27 +50,36 @@ public final class InitHost {
     return seeds.nextOpSeed();
   }
 
-  /** Normal values as float32, then cast to {@code dtype} (a DType name). */
-  public Tensor normal(String dtype, List<Integer> shape, double mean, double sigma) {
+  /**
+   * Normal values as float32, then cast to {@code dtype} (a DType name); from {@code seed}, or the
+   * stream's next seed when null (every random fill below takes its seed the same way: a Parameter
+   * deferred by a parallel mode pinned one at its creation).
+   */
+  public Tensor normal(String dtype, List<Integer> shape, double mean, double sigma, Long seed) {
     if (sigma < 0) {
       throw MsException.valueError("sigma < 0");
     }
     Shape s = new Shape(shape);
     return cast(
-        Tensor.ofFloats(s, Initializers.normal(nextSeed(), size(s), (float) mean, (float) sigma)),
+        Tensor.ofFloats(s, Initializers.normal(seedOr(seed), size(s), (float) mean, (float) sigma)),
         dtype);
   }
 
   /** Uniform values in [a, b) as float32, then cast to {@code dtype}. */
-  public Tensor uniform(String dtype, List<Integer> shape, double a, double b) {
+  public Tensor uniform(String dtype, List<Integer> shape, double a, double b, Long seed) {
     Shape s = new Shape(shape);
     return cast(
-        Tensor.ofFloats(s, Initializers.uniform(nextSeed(), size(s), (float) a, (float) b)), dtype);
+        Tensor.ofFloats(s, Initializers.uniform(seedOr(seed), size(s), (float) a, (float) b)),
+        dtype);
+  }
+
+  private long seedOr(Long seed) {
+    return seed != null ? seed : nextSeed();
   }
 
   /** Truncated normal values as float32, then cast to {@code dtype}. */
   public Tensor truncatedNormal(
-      String dtype, List<Integer> shape, double a, double b, double mean, double sigma) {
+      String dtype, List<Integer> shape, double a, double b, double mean, double sigma, Long seed) {
     if (sigma < 0) {
       throw MsException.valueError("sigma < 0");
     }
@@ -80,7 +89,7 @@ public final class InitHost {
     Shape s = new Shape(shape);
     float[] values =
         Initializers.truncatedNormal(
-            nextSeed(), size(s), (float) a, (float) b, (float) mean, (float) sigma);
+            seedOr(seed), size(s), (float) a, (float) b, (float) mean, (float) sigma);
     return cast(Tensor.ofFloats(s, values), dtype);
   }
 

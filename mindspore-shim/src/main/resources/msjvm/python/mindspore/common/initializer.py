@@ -35,6 +35,9 @@ def _shape_list(shape):
 class Initializer:
     r"""The abstract base class of the initializers: ``Initializer(**kwargs)``."""
 
+    # Whether a fill draws one seed from the interpreter's stream (the random initializers).
+    _draws_seed = False
+
     def __init__(self, **kwargs):
         self._kwargs = kwargs
         self._seed = None
@@ -97,21 +100,37 @@ def _register(*aliases):
     return alias_reg
 
 
+# The seed of the fill running now when its Parameter pinned one at creation (``_pin_seed``).
+_PINNED = {}
+
+
+def _pinned_seed():
+    return _PINNED.pop("seed", None)
+
+
+def _pin_seed(init):
+    """The seed a deferred random fill will use, drawn now, when its Parameter is created: the stream
+    then stays in construction order, so a semi_auto run starts from the stand-alone run's weights
+    whatever order the deferred fills run in. None for a fill that draws none."""
+    return int(_INIT_HOST.nextSeed()) if getattr(init, "_draws_seed", False) else None
+
+
 def _random_normal(mean, sigma, shape, dtype):
     if sigma < 0:
         raise ValueError("sigma < 0")
-    return _INIT_HOST.normal(dtype.engine_name, _shape_list(shape), float(mean), float(sigma)).java
+    return _INIT_HOST.normal(dtype.engine_name, _shape_list(shape), float(mean), float(sigma),
+                             _pinned_seed()).java
 
 
 def _random_uniform(a, b, shape, dtype):
-    return _INIT_HOST.uniform(dtype.engine_name, _shape_list(shape), float(a), float(b)).java
+    return _INIT_HOST.uniform(dtype.engine_name, _shape_list(shape), float(a), float(b), _pinned_seed()).java
 
 
 def _truncated_normal(a, b, mean, sigma, shape, dtype):
     if sigma < 0:
         raise ValueError("sigma < 0")
     return _INIT_HOST.truncatedNormal(dtype.engine_name, _shape_list(shape), float(a), float(b),
-                                      float(mean), float(sigma)).java
+                                      float(mean), float(sigma), _pinned_seed()).java
 
 
 def _filled(value, shape, dtype):
@@ -215,6 +234,8 @@ def _calculate_in_and_out(arr):
 class XavierNormal(_BuiltinInitializer):
     """Normal with ``sigma = gain * sqrt(2 / (n_in + n_out))``."""
 
+    _draws_seed = True
+
     def __init__(self, gain=1):
         super().__init__(gain=gain)
         self.gain = gain
@@ -229,6 +250,8 @@ class XavierNormal(_BuiltinInitializer):
 class XavierUniform(_BuiltinInitializer):
     """Uniform in ``[-b, b]``, ``b = gain * sqrt(6 / (n_in + n_out))``."""
 
+    _draws_seed = True
+
     def __init__(self, gain=1):
         super().__init__(gain=gain)
         self.gain = gain
@@ -242,6 +265,8 @@ class XavierUniform(_BuiltinInitializer):
 @_register('he_uniform')
 class HeUniform(_BuiltinInitializer):
     """Kaiming uniform: ``U(-b, b)``, ``b = gain * sqrt(3 / fan_mode)``."""
+
+    _draws_seed = True
 
     def __init__(self, negative_slope=0, mode='fan_in', nonlinearity='leaky_relu'):
         super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
@@ -260,6 +285,8 @@ class HeUniform(_BuiltinInitializer):
 @_register('he_normal')
 class HeNormal(_BuiltinInitializer):
     """Kaiming normal: ``N(0, sigma^2)``, ``sigma = gain / sqrt(fan_mode)``."""
+
+    _draws_seed = True
 
     def __init__(self, negative_slope=0, mode='fan_in', nonlinearity='leaky_relu'):
         super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
@@ -301,6 +328,8 @@ class Identity(_BuiltinInitializer):
 @_register()
 class Sparse(Initializer):
     """Sparse normal matrix (needs numpy; its zero positions come from numpy's generator)."""
+
+    _draws_seed = True
 
     def __init__(self, sparsity, sigma=0.01):
         super().__init__()
@@ -357,6 +386,8 @@ class Dirac(_BuiltinInitializer):
 class Orthogonal(Initializer):
     """A (semi) orthogonal matrix (needs numpy for the QR decomposition)."""
 
+    _draws_seed = True
+
     def __init__(self, gain=1.):
         super().__init__(gain=gain)
         self.gain = gain
@@ -386,6 +417,8 @@ class Orthogonal(Initializer):
 @_register()
 class VarianceScaling(_BuiltinInitializer):
     """Scaled normal / uniform by fan_in, fan_out or their average."""
+
+    _draws_seed = True
 
     def __init__(self, scale=1.0, mode='fan_in', distribution='truncated_normal'):
         super().__init__(scale=scale, mode=mode, distribution=distribution)
@@ -428,6 +461,8 @@ class VarianceScaling(_BuiltinInitializer):
 class Uniform(_BuiltinInitializer):
     """Uniform in ``[-scale, scale]``."""
 
+    _draws_seed = True
+
     def __init__(self, scale=0.07):
         super().__init__(scale=scale)
         self.scale = scale
@@ -439,6 +474,8 @@ class Uniform(_BuiltinInitializer):
 @_register()
 class Normal(_BuiltinInitializer):
     """Normal with standard deviation ``sigma`` and mean ``mean``."""
+
+    _draws_seed = True
 
     def __init__(self, sigma=0.01, mean=0.0):
         super().__init__(sigma=sigma, mean=mean)
@@ -453,6 +490,8 @@ class Normal(_BuiltinInitializer):
 class TruncatedNormal(_BuiltinInitializer):
     """Normal (``mean``, ``sigma``) truncated to ``[a, b]``."""
 
+    _draws_seed = True
+
     def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
         super().__init__(sigma=sigma, mean=mean, a=a, b=b)
         self.sigma = sigma
@@ -464,9 +503,15 @@ class TruncatedNormal(_BuiltinInitializer):
         return _truncated_normal(self.a, self.b, self.mean, self.sigma, shape, dtype)
 
 
-def _fill_java(init, shape, dtype):
-    """The Java tensor that ``init`` gives a tensor of ``shape`` and ``dtype`` (for init_data)."""
-    return init._fill(list(shape), dtype)  # pylint: disable=protected-access
+def _fill_java(init, shape, dtype, seed=None):
+    """The Java tensor that ``init`` gives a tensor of ``shape`` and ``dtype`` (for init_data); a
+    random fill uses ``seed`` if given (pinned at its Parameter's creation), else the stream's next."""
+    if seed is not None:
+        _PINNED["seed"] = int(seed)
+    try:
+        return init._fill(list(shape), dtype)  # pylint: disable=protected-access
+    finally:
+        _PINNED.clear()
 
 
 def initializer(init, shape=None, dtype=mstype.float32):

@@ -29,6 +29,12 @@ def _take_deferred(param, tensor):
     parallel = context.get_auto_parallel_context("parallel_mode") in ("semi_auto_parallel", "auto_parallel")
     if type(param).init_param and not parallel:
         return tensor.init_data()._java  # pylint: disable=protected-access
+    if type(param).init_param:
+        # Deferred by the parallel mode alone: the fill's seed is drawn now, as the stand-alone run
+        # draws it here, so the parallel run starts from the same weights (no_init_parameters keeps
+        # MindSpore's order: the seed is drawn when init_data() runs).
+        from mindspore.common.initializer import _pin_seed  # pylint: disable=import-outside-toplevel
+        tensor._pinned_seed = _pin_seed(tensor.init)  # pylint: disable=protected-access
     param.init = tensor.init
     param._init_shape = tensor.shape  # pylint: disable=protected-access
     param._init_dtype = tensor.dtype  # pylint: disable=protected-access

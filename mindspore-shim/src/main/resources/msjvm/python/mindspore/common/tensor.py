@@ -125,7 +125,8 @@ class Tensor:
         if self.init is None:
             raise TypeError("init_data must be set Tensor.init, init can't be None")
         from mindspore.common.initializer import _fill_java  # pylint: disable=import-outside-toplevel
-        self._java = _fill_java(self.init, self._init_shape if shape is None else tuple(shape), self._init_dtype)
+        self._java = _fill_java(self.init, self._init_shape if shape is None else tuple(shape), self._init_dtype,
+                                self.__dict__.get("_pinned_seed"))
         self.init = None
         return self
 
