@@ -28,6 +28,9 @@ public final class InitHost {
   private final Session session;
   private RandomMt19937 seeds;
 
+  /** The seed the next random fill uses instead of the stream's next one ({@link #pinNext}). */
+  private Long pinned;
+
   public InitHost(Session session) {
     this.session = Objects.requireNonNull(session);
     Long seed = session.seed();
@@ -45,41 +48,54 @@ public final class InitHost {
     return session;
   }
 
-  /** The next per-call seed (numpy's {@code randint(low=1, high=1 << 63, dtype=int64)}). */
+  /**
+   * The next per-call seed (numpy's {@code randint(low=1, high=1 << 63, dtype=int64)}), or the one
+   * {@link #pinNext} set.
+   */
   public long nextSeed() {
+    if (pinned != null) {
+      long s = pinned;
+      pinned = null;
+      return s;
+    }
     return seeds.nextOpSeed();
   }
 
   /**
-   * Normal values as float32, then cast to {@code dtype} (a DType name); from {@code seed}, or the
-   * stream's next seed when null (every random fill below takes its seed the same way: a Parameter
-   * deferred by a parallel mode pinned one at its creation).
+   * Makes the next random fill use {@code seed} instead of the stream's next one: a Parameter
+   * deferred by a parallel mode drew its seed when it was created (stand-alone order) and fills
+   * later with it.
    */
-  public Tensor normal(String dtype, List<Integer> shape, double mean, double sigma, Long seed) {
+  public void pinNext(long seed) {
+    pinned = seed;
+  }
+
+  /** Drops a pinned seed no fill used (a fill that draws none). */
+  public void clearPin() {
+    pinned = null;
+  }
+
+  /** Normal values as float32, then cast to {@code dtype} (a DType name). */
+  public Tensor normal(String dtype, List<Integer> shape, double mean, double sigma) {
     if (sigma < 0) {
       throw MsException.valueError("sigma < 0");
     }
     Shape s = new Shape(shape);
     return cast(
-        Tensor.ofFloats(s, Initializers.normal(seedOr(seed), size(s), (float) mean, (float) sigma)),
+        Tensor.ofFloats(s, Initializers.normal(nextSeed(), size(s), (float) mean, (float) sigma)),
         dtype);
   }
 
   /** Uniform values in [a, b) as float32, then cast to {@code dtype}. */
-  public Tensor uniform(String dtype, List<Integer> shape, double a, double b, Long seed) {
+  public Tensor uniform(String dtype, List<Integer> shape, double a, double b) {
     Shape s = new Shape(shape);
     return cast(
-        Tensor.ofFloats(s, Initializers.uniform(seedOr(seed), size(s), (float) a, (float) b)),
-        dtype);
-  }
-
-  private long seedOr(Long seed) {
-    return seed != null ? seed : nextSeed();
+        Tensor.ofFloats(s, Initializers.uniform(nextSeed(), size(s), (float) a, (float) b)), dtype);
   }
 
   /** Truncated normal values as float32, then cast to {@code dtype}. */
   public Tensor truncatedNormal(
-      String dtype, List<Integer> shape, double a, double b, double mean, double sigma, Long seed) {
+      String dtype, List<Integer> shape, double a, double b, double mean, double sigma) {
     if (sigma < 0) {
       throw MsException.valueError("sigma < 0");
     }
@@ -89,7 +105,7 @@ public final class InitHost {
     Shape s = new Shape(shape);
     float[] values =
         Initializers.truncatedNormal(
-            seedOr(seed), size(s), (float) a, (float) b, (float) mean, (float) sigma);
+            nextSeed(), size(s), (float) a, (float) b, (float) mean, (float) sigma);
     return cast(Tensor.ofFloats(s, values), dtype);
   }
 

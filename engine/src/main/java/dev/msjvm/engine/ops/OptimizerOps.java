@@ -1,12 +1,10 @@
 package dev.msjvm.engine.ops;
 
 import dev.msjvm.engine.MsException;
-import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -54,10 +52,10 @@ final class OptimizerOps {
           "Lamb", new int[] {1, 2, 9});
 
   /** Throws MindSpore's error unless op's {@link #SAME_SHAPE} inputs have input 0's shape. */
-  private static void checkShapes(String op, List<AbstractTensor> in) {
-    Shape want = in.get(0).shape();
+  private static void checkShapes(String op, java.util.function.IntFunction<Shape> shapeOf) {
+    Shape want = shapeOf.apply(0);
     for (int b : SAME_SHAPE.get(op)) {
-      Shape got = in.get(b).shape();
+      Shape got = shapeOf.apply(b);
       if (!want.equals(got)) {
         throw MsException.valueError(
             "For '"
@@ -74,11 +72,7 @@ final class OptimizerOps {
   }
 
   private static void checkShapes(String op, Kernel.Call c) {
-    List<AbstractTensor> in = new ArrayList<>(c.arity());
-    for (int i = 0; i < c.arity(); i++) {
-      in.add(c.in(i).type());
-    }
-    checkShapes(op, in);
+    checkShapes(op, i -> c.in(i).shape());
   }
 
   /**
@@ -87,7 +81,7 @@ final class OptimizerOps {
    */
   private static Infer updates(String op, int outputs) {
     return (attrs, in) -> {
-      checkShapes(op, in);
+      checkShapes(op, i -> in.get(i).shape());
       return List.copyOf(in.subList(0, outputs));
     };
   }

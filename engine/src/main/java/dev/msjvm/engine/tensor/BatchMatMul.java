@@ -80,9 +80,9 @@ public final class BatchMatMul {
     int xCols = x.shape().dim(xr - 1);
     int yRows = y.shape().dim(yr - 2);
     int yCols = y.shape().dim(yr - 1);
-    int m = transposeA ? xCols : xRows;
+    int m = out.dim(out.rank() - 2);
+    int n = out.dim(out.rank() - 1);
     int k = transposeA ? xRows : xCols;
-    int n = transposeB ? yRows : yCols;
     Shape xb = new Shape(x.shape().dims().subList(0, xr - 2));
     Shape yb = new Shape(y.shape().dims().subList(0, yr - 2));
     Shape ob = new Shape(out.dims().subList(0, out.rank() - 2));

@@ -100,14 +100,6 @@ def _register(*aliases):
     return alias_reg
 
 
-# The seed of the fill running now when its Parameter pinned one at creation (``_pin_seed``).
-_PINNED = {}
-
-
-def _pinned_seed():
-    return _PINNED.pop("seed", None)
-
-
 def _pin_seed(init):
     """The seed a deferred random fill will use, drawn now, when its Parameter is created: the stream
     then stays in construction order, so a semi_auto run starts from the stand-alone run's weights
@@ -118,19 +110,18 @@ def _pin_seed(init):
 def _random_normal(mean, sigma, shape, dtype):
     if sigma < 0:
         raise ValueError("sigma < 0")
-    return _INIT_HOST.normal(dtype.engine_name, _shape_list(shape), float(mean), float(sigma),
-                             _pinned_seed()).java
+    return _INIT_HOST.normal(dtype.engine_name, _shape_list(shape), float(mean), float(sigma)).java
 
 
 def _random_uniform(a, b, shape, dtype):
-    return _INIT_HOST.uniform(dtype.engine_name, _shape_list(shape), float(a), float(b), _pinned_seed()).java
+    return _INIT_HOST.uniform(dtype.engine_name, _shape_list(shape), float(a), float(b)).java
 
 
 def _truncated_normal(a, b, mean, sigma, shape, dtype):
     if sigma < 0:
         raise ValueError("sigma < 0")
     return _INIT_HOST.truncatedNormal(dtype.engine_name, _shape_list(shape), float(a), float(b),
-                                      float(mean), float(sigma), _pinned_seed()).java
+                                      float(mean), float(sigma)).java
 
 
 def _filled(value, shape, dtype):
@@ -506,12 +497,13 @@ class TruncatedNormal(_BuiltinInitializer):
 def _fill_java(init, shape, dtype, seed=None):
     """The Java tensor that ``init`` gives a tensor of ``shape`` and ``dtype`` (for init_data); a
     random fill uses ``seed`` if given (pinned at its Parameter's creation), else the stream's next."""
-    if seed is not None:
-        _PINNED["seed"] = int(seed)
+    if seed is None:
+        return init._fill(list(shape), dtype)  # pylint: disable=protected-access
+    _INIT_HOST.pinNext(seed)
     try:
         return init._fill(list(shape), dtype)  # pylint: disable=protected-access
     finally:
-        _PINNED.clear()
+        _INIT_HOST.clearPin()
 
 
 def initializer(init, shape=None, dtype=mstype.float32):
