@@ -9,12 +9,14 @@ import dev.msjvm.engine.comm.SubWorldCommunicator;
 import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.data.MnistBatches;
 import dev.msjvm.engine.exec.Autodiff;
-import dev.msjvm.engine.exec.CommFusion;
+import dev.msjvm.engine.exec.CompileRequest;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.OptimizerShard;
-import dev.msjvm.engine.exec.PipelineProgram;
-import dev.msjvm.engine.exec.PipelineStages;
+import dev.msjvm.engine.exec.ParallelCompiler;
+import dev.msjvm.engine.exec.ParallelPlan;
+import dev.msjvm.engine.exec.ParallelSettings;
 import dev.msjvm.engine.exec.Runtime;
+import dev.msjvm.engine.exec.SharedCompile;
 import dev.msjvm.engine.exec.SpmdPartitioner;
 import dev.msjvm.engine.exec.StrategyCheckpointPass;
 import dev.msjvm.engine.exec.StrategySearchPass;
@@ -22,16 +24,13 @@ import dev.msjvm.engine.exec.Tape;
 import dev.msjvm.engine.exec.Timeline;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.job.CompileExchange;
 import dev.msjvm.engine.job.Session;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
-import dev.msjvm.engine.parallel.DeviceMatrix;
-import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.StrategyFile;
 import dev.msjvm.engine.parallel.TensorLayout;
-import dev.msjvm.engine.parallel.rules.RulesOracle;
-import dev.msjvm.engine.parallel.search.CostModel;
 import dev.msjvm.engine.parallel.search.StrategySearch;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.Reductions;
@@ -59,13 +58,6 @@ import org.graalvm.polyglot.Value;
  * {@code host.session().autoParallelContext().set("device_num", 8)}.
  */
 public final class Host {
-  /** The {@code search_mode}s the engine searches with in {@code auto_parallel}. */
-  private static final List<String> SEARCHED =
-      List.of(
-          StrategySearch.SHARDING_PROPAGATION,
-          StrategySearch.DYNAMIC_PROGRAMMING,
-          StrategySearch.RECURSIVE_PROGRAMMING);
-
   private final Session session;
 
   /** How many strategy checkpoints this interpreter saved (their {@code current_stage}). */
@@ -88,12 +80,6 @@ public final class Host {
 
   /** Variables stored as optimizer-parallel pieces of their slices (see {@link OptimizerShard}). */
   private final Map<Variable, OptimizerShard.Piece> pieces = new WeakHashMap<>();
-
-  /** The trainable parameters in order with their comm_fusion ids (see trainableParameters). */
-  private java.util.LinkedHashMap<String, Integer> fusionIds = new java.util.LinkedHashMap<>();
-
-  /** Names of the parameters the next compile may shard (trainable, parallel_optimizer True). */
-  private java.util.Set<String> shardable = java.util.Set.of();
 
   /** The last graph a step replayed (runGraph or sink). */
   private Graph lastRun;
@@ -438,185 +424,273 @@ public final class Host {
   }
 
   /**
-   * A semi/auto-parallel compile: {@code graph} was traced on global shapes; each argument is
-   * {@code [global shape, split]} where {@code split} says whether the ranks hold slices of it
-   * along dimension 0 (the {@code data_parallel} dataset strategy) or all of it ({@code
-   * full_batch}). Returns this rank's program and the parameter layouts it chose.
+   * A semi/auto-parallel compile of the network {@code network} for this rank, before anything is
+   * traced (see {@link ParallelCompile}). {@code args}: per tensor argument {@code [global shape,
+   * split]} where {@code split} says whether the ranks hold slices of it along dimension 0 (the
+   * {@code data_parallel} dataset strategy) or all of it ({@code full_batch}). {@code parameters}:
+   * the network's parameters (whole). {@code trainable}: triples of name, {@code
+   * Parameter.parallel_optimizer} and {@code Parameter.comm_fusion} of the trainable parameters in
+   * order. {@code parameterPlan}: {@code Cell.shard}'s parameter strategies, alternating parameter
+   * names and strategies. {@code loadFile}/{@code saveFile}: the absolute paths of the strategy
+   * checkpoints to read before planning and write after it, empty for none. {@code
+   * opLoadFile}/{@code opSaveFile}: {@code AutoParallel}'s operator strategy files, used with
+   * {@code sharding_propagation} only.
    */
-  public SpmdPartitioner.Result partition(
-      Graph graph, List<List<Object>> args, ShardingOracle oracle) {
-    return partition(graph, args, oracle, List.of(), "", "", "", "");
-  }
-
-  /**
-   * {@link #partition(Graph, List, ShardingOracle)}; in {@code auto_parallel} with a search mode
-   * the engine implements, the forward calls without a strategy first get the searched ones ({@link
-   * StrategySearchPass}). {@code parameterPlan}: {@code Cell.shard}'s parameter strategies,
-   * alternating parameter names and strategies. {@code loadFile}/{@code saveFile}: the absolute
-   * paths of the strategy checkpoints to read before planning and write after it ({@link
-   * StrategyCheckpointPass}), empty for none. {@code opLoadFile}/{@code opSaveFile}: {@code
-   * AutoParallel}'s operator strategy files, used with {@code sharding_propagation} only.
-   */
-  public SpmdPartitioner.Result partition(
-      Graph graph,
+  public ParallelCompile parallelCompile(
+      String network,
       List<List<Object>> args,
-      ShardingOracle oracle,
+      List<Variable> parameters,
+      List<Object> trainable,
       List<Object> parameterPlan,
       String loadFile,
       String saveFile,
       String opLoadFile,
       String opSaveFile) {
     AutoParallelContext ctx = session.autoParallelContext();
-    Communicator job = session.comm();
-    int stages = (int) Math.max(1, ctx.pipelineStages());
-    if (job.size() % stages != 0) {
-      throw MsException.runtimeError(
-          "The device_num " + job.size() + " must be divisible by the pipeline_stages " + stages);
-    }
-    // With pipeline stages every strategy, layout and collective is relative to the stage's
-    // devices (reference §5.1): stage s owns world ranks [s·per, (s+1)·per).
-    int n = job.size() / stages;
-    Communicator comm = SubWorldCommunicator.of(job, job.rank() / n * n, n);
-    layoutComm = comm;
-    lastTimeline = null;
-    List<TensorLayout> layouts = new ArrayList<>();
+    ParallelSettings settings =
+        ParallelSettings.of(
+            ctx,
+            session.costModel().asMap(),
+            session.algoParameters().asMap(),
+            session.comm().size());
+    List<CompileRequest.ArgSpec> specs = new ArrayList<>();
     for (List<Object> a : args) {
       int[] shape = ((List<?>) a.get(0)).stream().mapToInt(d -> ((Number) d).intValue()).toArray();
-      int[] map = new int[shape.length];
-      java.util.Arrays.fill(map, -1);
-      if (Boolean.TRUE.equals(a.get(1)) && map.length > 0) {
-        map[0] = 0;
+      specs.add(new CompileRequest.ArgSpec(Shape.of(shape), Boolean.TRUE.equals(a.get(1))));
+    }
+    Map<String, Variable> byName = new java.util.LinkedHashMap<>();
+    List<CompileRequest.ParamSpec> params = new ArrayList<>();
+    Map<String, TensorLayout> placedByName = new java.util.HashMap<>();
+    for (Variable v : parameters) {
+      byName.putIfAbsent(v.name(), v);
+      params.add(new CompileRequest.ParamSpec(v.name(), v.current().shape(), v.current().dtype()));
+      TensorLayout l = placed.get(v);
+      if (l != null) {
+        placedByName.put(v.name(), l);
       }
-      layouts.add(TensorLayout.of(DeviceMatrix.of(n), map, shape));
     }
-    boolean allToAll = Boolean.TRUE.equals(ctx.get("enable_alltoall"));
-    lastSearch = null;
-    PipelineStages colours = stages > 1 ? PipelineStages.of(graph, stages) : null;
-    if (!loadFile.isEmpty()) {
-      graph = StrategyCheckpointPass.applyLoaded(graph, StrategyFile.read(files.read(loadFile)));
+    List<CompileRequest.Trainable> train = new ArrayList<>();
+    for (int i = 0; i + 2 < trainable.size(); i += 3) {
+      train.add(
+          new CompileRequest.Trainable(
+              (String) trainable.get(i),
+              Boolean.TRUE.equals(trainable.get(i + 1)),
+              ((Number) trainable.get(i + 2)).intValue()));
     }
-    if ("auto_parallel".equals(ctx.parallelMode()) && SEARCHED.contains(ctx.searchMode())) {
-      Map<String, List<Integer>> plan = new java.util.HashMap<>();
-      for (int i = 0; i + 1 < parameterPlan.size(); i += 2) {
-        plan.put(
-            (String) parameterPlan.get(i),
-            ((List<?>) parameterPlan.get(i + 1))
-                .stream().map(v -> ((Number) v).intValue()).toList());
-      }
-      boolean propagation = StrategySearch.SHARDING_PROPAGATION.equals(ctx.searchMode());
-      StrategySearchPass.Result searched =
-          StrategySearchPass.search(
-              graph,
-              layouts,
-              ctx.searchMode(),
-              CostModel.of(session.costModel().asMap(), session.algoParameters().asMap(), allToAll),
-              n,
-              plan,
-              propagation && !opLoadFile.isEmpty()
-                  ? StrategyFile.readOperators(files.read(opLoadFile))
-                  : null);
-      if (propagation && !opSaveFile.isEmpty()) {
-        StrategyFile.writeOperators(files.write(opSaveFile), searched.operatorStrategies());
-      }
-      graph = searched.graph();
-      searched.paramLayouts().forEach(placed::putIfAbsent);
-      lastSearch = searched;
+    Map<String, List<Integer>> plan = new java.util.HashMap<>();
+    for (int i = 0; i + 1 < parameterPlan.size(); i += 2) {
+      plan.put(
+          (String) parameterPlan.get(i),
+          ((List<?>) parameterPlan.get(i + 1)).stream().map(v -> ((Number) v).intValue()).toList());
     }
-    SpmdPartitioner.Result result =
-        SpmdPartitioner.partition(graph, layouts, placed, oracle, comm, n, allToAll);
-    placed.putAll(result.variableLayouts());
-    if (Boolean.TRUE.equals(ctx.get("enable_parallel_optimizer"))) {
-      SpmdPartitioner.Result partitioned = result;
-      long thresholdKb = ((Number) ctx.get("parallel_optimizer_threshold")).longValue();
-      OptimizerShard.Result sharded =
-          OptimizerShard.apply(
-              result,
-              shardable,
-              new OptimizerShard.Config(
-                  // MindSpore: -1 means the default of 64 KB.
-                  (thresholdKb < 0 ? 64 : thresholdKb) * 1024,
-                  (int) ((Number) ctx.get("optimizer_weight_shard_size")).longValue(),
-                  Boolean.TRUE.equals(ctx.get("zero3"))),
-              comm,
-              graph.forwardNodes(),
-              colours == null
-                  ? k -> true
-                  : k -> colours.runsOn(partitioned.origin(k), job.rank() / n));
-      result = sharded.program();
-      pieces.putAll(sharded.pieces());
-    }
-    if (!saveFile.isEmpty()) {
-      strategySaves++;
-      StrategyFile.write(
-          files.write(saveFile),
-          StrategyCheckpointPass.toSave(
-              graph,
-              result,
-              strategySaves,
-              !Boolean.FALSE.equals(ctx.get("stra_file_only_trainable_params"))));
-    }
-    SpmdPartitioner.Result unfused = result;
-    result =
-        CommFusion.apply(
-            unfused,
-            fusionConfig(ctx),
-            fusionIds,
-            comm,
-            colours == null ? k -> 0 : k -> colours.stage(unfused.origin(k)));
-    if (colours != null) {
-      PipelineProgram.Result prog =
-          PipelineProgram.build(
-              graph,
-              colours,
-              result,
-              job,
-              String.valueOf(ctx.get("pipeline_scheduler")),
-              Boolean.TRUE.equals(ctx.get("pipeline_result_broadcast")));
-      lastTimeline = prog.timeline();
-      List<String> plan = new ArrayList<>(result.plan());
-      plan.addAll(prog.plan());
-      result =
-          new SpmdPartitioner.Result(
-              prog.graph(), result.variableLayouts(), plan, result.strategies(), new int[0]);
-    }
-    return result;
+    boolean propagation =
+        settings.searches() && StrategySearch.SHARDING_PROPAGATION.equals(settings.searchMode());
+    CompileRequest request =
+        new CompileRequest(
+            settings,
+            network,
+            specs,
+            params,
+            plan,
+            train,
+            placedByName,
+            loadFile.isEmpty() ? null : StrategyFile.read(files.read(loadFile)),
+            propagation && !opLoadFile.isEmpty()
+                ? StrategyFile.readOperators(files.read(opLoadFile))
+                : null);
+    String key = request.key();
+    int occurrence = compileClaims.merge(key, 1, Integer::sum) - 1;
+    return new ParallelCompile(
+        request,
+        session.job().compiles().claim(key, occurrence),
+        byName.size() == parameters.size() ? byName : null,
+        saveFile,
+        propagation ? opSaveFile : "");
   }
 
-  /** MindSpore's fusion settings of {@code ctx} (reference §5.4). */
-  private static CommFusion.Config fusionConfig(AutoParallelContext ctx) {
-    List<Long> indices = ctx.allReduceFusionSplitIndices("hccl_world_groupsum1");
-    if (indices.isEmpty()) {
-      indices = ctx.allReduceFusionSplitIndices("nccl_world_groupsum1");
+  /** How many times this rank claimed each compile key (see {@link CompileExchange#claim}). */
+  private final Map<String, Integer> compileClaims = new java.util.HashMap<>();
+
+  /**
+   * One semi/auto-parallel compile on this rank. The ranks of a job sharing this JVM make it once:
+   * the first to get here {@link #traceHere traces} the network on global shapes and {@link #plan
+   * plans} it ({@link ParallelCompiler}); the others wait for that plan and {@link #shared lower}
+   * it with their own parameters, without tracing. A rank traces and plans on its own when the
+   * leading rank could not share (its trace failed, or its graph holds something of its own: a
+   * collective bound to its communicator, a random stream).
+   */
+  public final class ParallelCompile {
+    private final CompileRequest request;
+    private final CompileExchange.Claim<SharedCompile> claim;
+    private final Map<String, Variable> variables;
+    private final String saveFile;
+    private final String opSaveFile;
+    private SharedCompile shared;
+
+    ParallelCompile(
+        CompileRequest request,
+        CompileExchange.Claim<SharedCompile> claim,
+        Map<String, Variable> variables,
+        String saveFile,
+        String opSaveFile) {
+      this.request = request;
+      this.claim = claim;
+      this.variables = variables;
+      this.saveFile = saveFile;
+      this.opSaveFile = opSaveFile;
     }
-    return new CommFusion.Config(
-        Boolean.TRUE.equals(ctx.get("enable_all_reduce_fusion")),
-        ((Number) ctx.get("fusion_threshold_mb")).longValue(),
-        String.valueOf(ctx.get("fusion_mode")),
-        indices,
-        Boolean.TRUE.equals(ctx.get("enable_all_gather_fusion")),
-        ((Number) ctx.get("allgather_fusion_threshold_mb")).longValue(),
-        Boolean.TRUE.equals(ctx.get("enable_reduce_scatter_fusion")),
-        ((Number) ctx.get("reducescatter_fusion_threshold_mb")).longValue(),
-        Boolean.TRUE.equals(ctx.get("enable_parallel_optimizer")));
+
+    /**
+     * Whether this rank traces the network: it leads, or the leader could not share. Otherwise
+     * waits (up to the job's timeout) for the leader's plan.
+     */
+    public boolean traceHere() {
+      if (claim.leads()) {
+        return true;
+      }
+      shared =
+          claim.await(session.job().timeout().toNanos(), () -> session.job().world().isAborted());
+      if (shared != null && variables == null) {
+        shared = null; // parameters sharing a name: this rank cannot rebind the graph by name
+      }
+      return shared == null;
+    }
+
+    /** The leader's template of the traced results, after {@link #traceHere} said false. */
+    public String outputs() {
+      return shared.outputs();
+    }
+
+    /**
+     * Plans {@code traced} (this rank's trace, whose results {@code outputs} describes) and lowers
+     * the plan for this rank; the leader shares the plan first.
+     */
+    public SpmdPartitioner.Result plan(Graph traced, String outputs) {
+      ParallelPlan plan;
+      try {
+        plan = ParallelCompiler.plan(withOtherVariables(traced), traced);
+      } catch (RuntimeException e) {
+        abandon();
+        throw e;
+      }
+      tracedCompiles++;
+      if (claim.leads()) {
+        if (plan.shareable()) {
+          claim.publish(new SharedCompile(plan, outputs));
+        } else {
+          claim.abandon();
+        }
+      }
+      return lower(plan, null);
+    }
+
+    /** Lowers the leader's plan for this rank, after {@link #traceHere} said false. */
+    public SpmdPartitioner.Result shared() {
+      return lower(shared.plan(), variables);
+    }
+
+    /** This rank leads but cannot trace (its trace raised): the others trace on their own. */
+    public void abandon() {
+      if (claim.leads()) {
+        claim.abandon();
+      }
+    }
+
+    /**
+     * The request with the layouts earlier compiles gave the variables {@code traced} uses beyond
+     * the network's parameters (a graph using them is not shared).
+     */
+    private CompileRequest withOtherVariables(Graph traced) {
+      Map<String, TensorLayout> more = new java.util.HashMap<>(request.placed());
+      for (Variable v : traced.variables()) {
+        TensorLayout l = placed.get(v);
+        if (l != null) {
+          more.putIfAbsent(v.name(), l);
+        }
+      }
+      if (more.size() == request.placed().size()) {
+        return request;
+      }
+      return new CompileRequest(
+          request.settings(),
+          request.network(),
+          request.args(),
+          request.parameters(),
+          request.parameterPlan(),
+          request.trainable(),
+          more,
+          request.loaded(),
+          request.loadedOperators());
+    }
+
+    private SpmdPartitioner.Result lower(ParallelPlan plan, Map<String, Variable> vars) {
+      ParallelSettings settings = plan.request().settings();
+      Communicator job = session.comm();
+      int n = settings.stageDevices();
+      layoutComm = SubWorldCommunicator.of(job, job.rank() / n * n, n);
+      lastSearch = plan.search();
+      if (lastSearch != null && !opSaveFile.isEmpty()) {
+        StrategyFile.writeOperators(files.write(opSaveFile), lastSearch.operatorStrategies());
+      }
+      ParallelPlan.RankProgram program = plan.lower(job, vars);
+      placed.putAll(program.sharded().variableLayouts());
+      pieces.putAll(program.pieces());
+      lastTimeline = program.timeline();
+      lastPlanDigest = plan.digest();
+      if (!saveFile.isEmpty()) {
+        strategySaves++;
+        StrategyFile.write(
+            files.write(saveFile),
+            StrategyCheckpointPass.toSave(
+                program.global(), program.sharded(), strategySaves, settings.onlyTrainable()));
+      }
+      return program.program();
+    }
   }
 
   /**
-   * The trainable parameters of the next compile in order, as triples of name, {@code
-   * Parameter.parallel_optimizer} and {@code Parameter.comm_fusion}: which ones optimizer parallel
-   * may store as pieces, and communication fusion's parameter order and default ids.
+   * The layouts {@code program} gave its parameters by name, each as {@code [device matrix, tensor
+   * map, slice shape]} (the first three fields of {@code parameter_layout_dict}'s tuples). An
+   * optimizer state ({@code "accum.w"}, {@code "moment1.w"}...) with its parameter's slices is laid
+   * out as the parameter (MindSpore clones the parameter's layout; the update's own device matrix
+   * may order the axes differently).
    */
-  public void trainableParameters(List<Object> nameShardableFusion) {
-    fusionIds = new java.util.LinkedHashMap<>();
-    java.util.Set<String> mayShard = new java.util.HashSet<>();
-    for (int i = 0; i + 2 < nameShardableFusion.size(); i += 3) {
-      String name = (String) nameShardableFusion.get(i);
-      if (Boolean.TRUE.equals(nameShardableFusion.get(i + 1))) {
-        mayShard.add(name);
-      }
-      fusionIds.put(name, ((Number) nameShardableFusion.get(i + 2)).intValue());
-    }
-    shardable = java.util.Set.copyOf(mayShard);
+  public Map<String, List<List<Integer>>> parameterLayouts(SpmdPartitioner.Result program) {
+    Map<String, List<List<Integer>>> byName = new java.util.LinkedHashMap<>();
+    program
+        .variableLayouts()
+        .forEach(
+            (v, l) ->
+                byName.put(
+                    v.name(),
+                    List.of(l.deviceMatrix().shape(), l.tensorMap(), l.sliceShape().dims())));
+    Map<String, List<List<Integer>>> out = new java.util.LinkedHashMap<>(byName);
+    byName.forEach(
+        (name, l) -> {
+          int dot = name.indexOf('.');
+          List<List<Integer>> owner = dot < 0 ? null : byName.get(name.substring(dot + 1));
+          if (owner != null && owner.get(2).equals(l.get(2))) {
+            out.put(name, owner);
+          }
+        });
+    return java.util.Collections.unmodifiableMap(out);
   }
+
+  /**
+   * The digest of the last parallel plan this rank lowered ({@link ParallelPlan#digest}), or null.
+   */
+  public String planDigest() {
+    return lastPlanDigest;
+  }
+
+  private String lastPlanDigest;
+
+  /** How many parallel compiles this rank traced and planned itself (the others it lowered). */
+  public int tracedCompiles() {
+    return tracedCompiles;
+  }
+
+  private int tracedCompiles;
 
   /**
    * Bytes this rank stores for {@code vars} (their current tensors): after an optimizer-parallel
@@ -720,11 +794,6 @@ public final class Host {
 
   public void popLabels() {
     runtime.popLabels();
-  }
-
-  /** The partitioner's oracle over the operator sharding rules (MindSpore's strategies). */
-  public ShardingOracle shardingOracle() {
-    return RulesOracle.INSTANCE;
   }
 
   /** Replays {@code graph} on {@code args}. */

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -362,7 +363,7 @@ public final class Graph {
   }
 
   /** The variables the nodes read or write, in first-use order. */
-  List<Variable> variables() {
+  public List<Variable> variables() {
     return List.of(variables);
   }
 
@@ -396,6 +397,65 @@ public final class Graph {
    */
   static Graph sequence(List<Node> nodes, Ref[] outputs, int arity, int forwardNodes) {
     return new Graph(List.copyOf(nodes), outputs.clone(), arity, forwardNodes);
+  }
+
+  /**
+   * Whether another rank (of this JVM or of another process tracing the same script) can run this
+   * graph once its variables are rebound ({@link #rebound}): every operator is the registered one
+   * ({@link OpTable}: no collective bound to a rank's communicator, no callback into one rank's
+   * interpreter) and every attribute is plain data ({@link Attrs#plain}: no random stream), and its
+   * variables have distinct names.
+   */
+  public boolean portable() {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (Variable v : variables) {
+      if (!names.add(v.name())) {
+        return false;
+      }
+    }
+    for (Node node : nodes) {
+      if (dev.msjvm.engine.ops.OpTable.find(node.op().name()) != node.op()
+          || !node.attrs().plain()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * This graph reading and writing {@code to.apply(v)} wherever it used variable {@code v} (another
+   * rank's parameters of the same names); {@code to} must give a variable for each of {@link
+   * #variableNames}.
+   */
+  public Graph rebound(java.util.function.Function<Variable, Variable> to) {
+    Map<Variable, Var> map = new IdentityHashMap<>();
+    for (Variable v : variables) {
+      map.put(v, new Var(Objects.requireNonNull(to.apply(v), v.name())));
+    }
+    List<Node> copy = new ArrayList<>(nodes.size());
+    for (Node node : nodes) {
+      copy.add(node.with(rebound(node.inputs(), map)));
+    }
+    return new Graph(List.copyOf(copy), rebound(outputs, map), arity, forwardNodes);
+  }
+
+  private static Ref[] rebound(Ref[] refs, Map<Variable, Var> map) {
+    Ref[] out = refs.clone();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i] instanceof Var v) {
+        out[i] = map.get(v.variable());
+      }
+    }
+    return out;
+  }
+
+  /** The names of the variables the nodes read or write, in first-use order. */
+  public List<String> variableNames() {
+    List<String> names = new ArrayList<>(variables.length);
+    for (Variable v : variables) {
+      names.add(v.name());
+    }
+    return names;
   }
 
   /** Replays report each node to {@code l} from now on (null: to nobody). */

@@ -29,6 +29,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Turns a graph traced on global shapes (forward, backward and optimizer update) into one rank's
@@ -44,7 +45,10 @@ import java.util.Map;
  * {@code input_shape}, {@code filter_shape}) become the local slice's shape.
  *
  * <p>Every rank partitions the same global graph with the same oracle, so all ranks emit the same
- * sequence of collectives.
+ * sequence of collectives. The oracle's answers do not depend on the rank: {@link #decide} asks
+ * them once (no communicator, nothing emitted, no variable touched) and {@link #lower} emits a
+ * rank's program from them, which is how a job plans once for all its ranks ({@link
+ * ParallelCompiler}).
  */
 public final class SpmdPartitioner {
 
@@ -80,6 +84,15 @@ public final class SpmdPartitioner {
 
   private final List<Node> local = new ArrayList<>();
 
+  /** The sharding of each global node (null for a Load), asked or given. */
+  private final NodeSharding[] shardings;
+
+  /** Shardings decided before ({@link #lower}), or null to ask the oracle. */
+  private final NodeSharding[] decided;
+
+  /** Whether a rank's program is emitted; false in {@link #decide}. */
+  private final boolean lowering;
+
   /** The global node each local node belongs to (see {@link Result#origin}). */
   private final List<Integer> origins = new ArrayList<>();
 
@@ -99,6 +112,7 @@ public final class SpmdPartitioner {
       Graph global,
       List<TensorLayout> argLayouts,
       ShardingOracle oracle,
+      NodeSharding[] decided,
       Communicator comm,
       int devices,
       boolean enableAllToAll) {
@@ -106,10 +120,13 @@ public final class SpmdPartitioner {
     this.enableAllToAll = enableAllToAll;
     this.argLayouts = argLayouts;
     this.oracle = oracle;
+    this.decided = decided;
     this.comm = comm;
+    this.lowering = comm != null;
     this.devices = devices;
-    this.rank = comm.rank();
+    this.rank = lowering ? comm.rank() : 0;
     int n = global.nodes().size();
+    shardings = new NodeSharding[n];
     localOut = new Ref[n][];
     layouts = new TensorLayout[n][];
   }
@@ -143,19 +160,67 @@ public final class SpmdPartitioner {
       Communicator comm,
       int devices,
       boolean enableAllToAll) {
-    if (argLayouts.size() != global.arity()) {
-      throw MsException.valueError(
-          "The graph takes " + global.arity() + " inputs but " + argLayouts.size() + " layouts");
+    return lower(
+        global,
+        argLayouts,
+        placed,
+        decide(global, argLayouts, placed, oracle, devices).shardings(),
+        comm,
+        devices,
+        enableAllToAll);
+  }
+
+  /**
+   * What every rank's partition of {@code global} shares: the sharding of each node (by global node
+   * index, null for a {@code Load}), the layout of every parameter and the strategy of every node.
+   * Asks {@code oracle} once per node; needs no communicator and changes no variable.
+   */
+  public record Decisions(
+      List<NodeSharding> shardings,
+      Map<Variable, TensorLayout> variableLayouts,
+      Map<Integer, List<List<Integer>>> strategies) {}
+
+  /** The rank-independent half of {@link #partition} (see {@link Decisions}). */
+  public static Decisions decide(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      Map<Variable, TensorLayout> placed,
+      ShardingOracle oracle,
+      int devices) {
+    SpmdPartitioner p = start(global, argLayouts, placed, oracle, null, null, devices, false);
+    return new Decisions(
+        Collections.unmodifiableList(java.util.Arrays.asList(p.shardings)),
+        Collections.unmodifiableMap(p.varLayouts),
+        Collections.unmodifiableMap(p.strategies));
+  }
+
+  /**
+   * {@code comm}'s rank's program of {@code global} with the shardings {@link #decide} chose (for a
+   * graph with the same nodes: the same graph, or one whose variables were rebound); cuts the
+   * placed variables to the rank's slices.
+   */
+  public static Result lower(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      Map<Variable, TensorLayout> placed,
+      List<NodeSharding> decided,
+      Communicator comm,
+      int devices,
+      boolean enableAllToAll) {
+    if (decided.size() != global.nodes().size()) {
+      throw new IllegalArgumentException(
+          "decisions for " + decided.size() + " nodes, graph of " + global.nodes().size());
     }
     SpmdPartitioner p =
-        new SpmdPartitioner(global, argLayouts, oracle, comm, devices, enableAllToAll);
-    for (Variable v : global.variables()) {
-      TensorLayout l = placed.get(v);
-      if (l != null) {
-        p.varLayouts.put(v, l);
-      }
-    }
-    p.run();
+        start(
+            global,
+            argLayouts,
+            placed,
+            null,
+            decided.toArray(new NodeSharding[0]),
+            Objects.requireNonNull(comm),
+            devices,
+            enableAllToAll);
     Ref[] outs = new Ref[global.outputRefs().length];
     for (int i = 0; i < outs.length; i++) {
       outs[i] = p.mapped(global.outputRefs()[i]);
@@ -174,6 +239,31 @@ public final class SpmdPartitioner {
         p.origins.stream().mapToInt(Integer::intValue).toArray());
   }
 
+  private static SpmdPartitioner start(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      Map<Variable, TensorLayout> placed,
+      ShardingOracle oracle,
+      NodeSharding[] decided,
+      Communicator comm,
+      int devices,
+      boolean enableAllToAll) {
+    if (argLayouts.size() != global.arity()) {
+      throw MsException.valueError(
+          "The graph takes " + global.arity() + " inputs but " + argLayouts.size() + " layouts");
+    }
+    SpmdPartitioner p =
+        new SpmdPartitioner(global, argLayouts, oracle, decided, comm, devices, enableAllToAll);
+    for (Variable v : global.variables()) {
+      TensorLayout l = placed.get(v);
+      if (l != null) {
+        p.varLayouts.put(v, l);
+      }
+    }
+    p.run();
+    return p;
+  }
+
   private void run() {
     List<Node> nodes = global.nodes();
     for (int n = 0; n < nodes.size(); n++) {
@@ -185,7 +275,8 @@ public final class SpmdPartitioner {
           pendingLoads.put(n, v.variable());
         }
         layouts[n] = new TensorLayout[] {placed};
-        localOut[n] = new Ref[] {emit(node, node.inputs(), localShapes(placed, node))};
+        localOut[n] =
+            new Ref[] {lowering ? emit(node, node.inputs(), localShapes(placed, node)) : null};
         continue;
       }
       List<TensorLayout> current = new ArrayList<>();
@@ -193,17 +284,24 @@ public final class SpmdPartitioner {
         current.add(layoutOf(r, node, current.size()));
       }
       NodeSharding s =
-          oracle.shard(
-              node.op().name(),
-              node.attrs(),
-              List.of(node.inShapes()),
-              List.of(node.outShapes()),
-              Collections.unmodifiableList(current),
-              devices);
+          decided != null
+              ? decided[n]
+              : oracle.shard(
+                  node.op().name(),
+                  node.attrs(),
+                  List.of(node.inShapes()),
+                  List.of(node.outShapes()),
+                  Collections.unmodifiableList(current),
+                  devices);
+      shardings[n] = s;
       strategies.put(n, s.strategy());
       Ref[] in = new Ref[node.inputs().length];
       for (int i = 0; i < in.length; i++) {
         in[i] = placeInput(node.inputs()[i], current.get(i), s.inputs().get(i), node, n, i);
+      }
+      if (!lowering) {
+        layouts[n] = s.outputs().toArray(new TensorLayout[0]);
+        continue;
       }
       plan.add(
           node.op().name()
@@ -265,7 +363,7 @@ public final class SpmdPartitioner {
         return r;
       }
       case Const c -> {
-        return need.isSliced() ? new Const(slice(c.value(), need, rank)) : r;
+        return lowering && need.isSliced() ? new Const(slice(c.value(), need, rank)) : r;
       }
       case Out o when current == null && pendingLoads.containsKey(o.node()) -> {
         place(pendingLoads.remove(o.node()), need, node);
@@ -273,11 +371,14 @@ public final class SpmdPartitioner {
         return localOut[o.node()][0];
       }
       default -> {
-        Ref mapped = mapped(r);
         if (current == null) {
           throw MsException.runtimeError(
               "Parallel planning: input " + i + " of " + node.op().name() + " has no layout.");
         }
+        if (!lowering) {
+          return null;
+        }
+        Ref mapped = mapped(r);
         String producer =
             r instanceof Out o
                 ? global.nodes().get(o.node()).op().name() + " #" + o.node()

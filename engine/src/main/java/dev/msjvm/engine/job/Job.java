@@ -1,6 +1,7 @@
 package dev.msjvm.engine.job;
 
 import dev.msjvm.engine.comm.InJvmWorld;
+import dev.msjvm.engine.exec.SharedCompile;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ public final class Job {
   private final Duration timeout;
   private final List<Rank> localRanks;
   private final InJvmWorld world;
+  private final CompileExchange<SharedCompile> compiles;
 
   private Job(String id, int worldSize, int localWorkerNum, int nodeRank, Duration timeout) {
     if (worldSize < 1) {
@@ -44,6 +46,7 @@ public final class Job {
       ranks.add(new Rank(this, nodeRank * localWorkerNum + i, i));
     }
     this.localRanks = List.copyOf(ranks);
+    this.compiles = new CompileExchange<>(localWorkerNum);
   }
 
   /** A job whose ranks all run in this JVM. */
@@ -79,6 +82,11 @@ public final class Job {
   /** The in-JVM communicator world of this job's ranks. */
   public InJvmWorld world() {
     return world;
+  }
+
+  /** The parallel compiles the local ranks share: one rank traces and plans, the others lower. */
+  public CompileExchange<SharedCompile> compiles() {
+    return compiles;
   }
 
   /**

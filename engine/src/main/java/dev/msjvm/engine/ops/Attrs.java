@@ -141,6 +141,36 @@ public final class Attrs {
     return values.hashCode();
   }
 
+  /**
+   * Whether every value is plain data (null, numbers, booleans, strings, enums, lists of those):
+   * the same attributes mean the same call in any rank or process. False when one is an object with
+   * state of its own (a random stream).
+   */
+  public boolean plain() {
+    for (Object v : values.values()) {
+      if (!plain(v)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean plain(Object v) {
+    if (v instanceof List<?> list) {
+      for (Object o : list) {
+        if (!plain(o)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return v == null
+        || v instanceof Number
+        || v instanceof Boolean
+        || v instanceof String
+        || v instanceof Enum<?>;
+  }
+
   @Override
   public String toString() {
     return values.toString();

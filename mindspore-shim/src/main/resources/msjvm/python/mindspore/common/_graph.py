@@ -10,6 +10,7 @@ the training flag, or a Parameter/sub-cell set on any cell since the trace all t
 A compile without a call (``compile_only``) and every semi_auto/auto_parallel compile trace on
 shapes alone instead: no kernel runs and no parameter changes while they trace.
 """
+import ast
 import contextlib
 import os
 from mindspore._host import host
@@ -209,10 +210,13 @@ def _compile_partitioned(cell, args, key, cache):
 
 
 def _plan_partitioned(cell, args, key, cache):
-    """Traces ``cell`` on global shapes alone (a batch-split argument stands for all ranks' batches,
-    a full_batch argument is global already): no kernel runs and no parameter changes while it
-    compiles. Then partitions the graph for this rank, keeps the rank's graph in ``cache`` and sets
-    the parameters' layouts; returns the outputs' template. See docs/design-parallel-execution.md."""
+    """Compiles ``cell`` for this rank in semi_auto/auto_parallel: the engine plans it once per job
+    (``Host.parallelCompile``). The rank that leads traces ``cell`` on global shapes alone (a
+    batch-split argument stands for all ranks' batches, a full_batch argument is global already: no
+    kernel runs, no parameter changes) and plans the graph; the other ranks of the job in this JVM
+    lower that plan with their own parameters without tracing. Keeps the rank's graph in ``cache``,
+    sets the parameters' layouts and returns the outputs' template. See
+    docs/design-parallel-execution.md."""
     from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
     from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
     from mindspore import context  # pylint: disable=import-outside-toplevel
@@ -232,11 +236,42 @@ def _plan_partitioned(cell, args, key, cache):
             global_args.append(tensor._wrap(h.abstractTensor(shape, a._java).java))  # pylint: disable=protected-access
         else:
             global_args.append(a)
-    params = list(cell.get_parameters())
-    h.wholeParameters([p._java for p in params])  # pylint: disable=protected-access
-    h.trainableParameters([v for p in cell.trainable_params()
-                           for v in (p.name, bool(p.parallel_optimizer), p.comm_fusion)])
+    params = [p._java for p in cell.get_parameters()]  # pylint: disable=protected-access
+    h.wholeParameters(params)
     _broadcast_before_compile(cell)
+    load, save = _strategy_files()
+    wrapper = _auto_parallel_in(cell)
+    op_load = wrapper._load_operator_strategy_file if wrapper is not None else ""  # pylint: disable=protected-access
+    op_save = wrapper._save_operator_strategy_file if wrapper is not None else ""  # pylint: disable=protected-access
+    compiling = h.parallelCompile(
+        type(cell).__name__, specs, params,
+        [v for p in cell.trainable_params() for v in (p.name, bool(p.parallel_optimizer), p.comm_fusion)],
+        _parameter_plan(cell), load, save, op_load, op_save)
+    if compiling.traceHere():
+        try:
+            graph, template = _trace_global(cell, global_args)
+        except BaseException:
+            compiling.abandon()
+            raise
+        plan = compiling.plan(graph, repr(template))
+    else:
+        plan = compiling.shared()
+        template = ast.literal_eval(str(compiling.outputs()))
+    local = plan.graph().java
+    _save_plan(cell, plan)
+    if os.environ.get("MSJVM_PLAN_ONLY"):
+        # The job server's POST /v1/plan: the plan report is written, nothing is trained.
+        raise SystemExit(0)
+    cache[key] = (local, template)
+    _set_layouts(cell, plan)
+    return template
+
+
+def _trace_global(cell, global_args):
+    """The graph of ``cell`` traced on the abstract ``global_args`` and the template of its results;
+    MindSpore's one-graph error if ``construct`` reads a computed value."""
+    h = host()
+    tensor = _tensor_cls()
     leaves = [a._java for a in global_args if isinstance(a, tensor)]  # pylint: disable=protected-access
     tape = h.tapePushAbstract(leaves).java
     try:
@@ -251,21 +286,7 @@ def _plan_partitioned(cell, args, key, cache):
     template = _flatten(out, results)
     if tape.valueRead() or _has_unknown(template):
         raise _one_graph_error(cell, tape)
-    graph = h.compile(tape, leaves, [r._java for r in results]).java  # pylint: disable=protected-access
-    load, save = _strategy_files()
-    wrapper = _auto_parallel_in(cell)
-    op_load = wrapper._load_operator_strategy_file if wrapper is not None else ""  # pylint: disable=protected-access
-    op_save = wrapper._save_operator_strategy_file if wrapper is not None else ""  # pylint: disable=protected-access
-    plan = h.partition(graph, specs, h.shardingOracle().java, _parameter_plan(cell), load, save,
-                       op_load, op_save)
-    local = plan.graph().java
-    _save_plan(cell, plan)
-    if os.environ.get("MSJVM_PLAN_ONLY"):
-        # The job server's POST /v1/plan: the plan report is written, nothing is trained.
-        raise SystemExit(0)
-    cache[key] = (local, template)
-    _set_layouts(cell, plan)
-    return template
+    return h.compile(tape, leaves, [r._java for r in results]).java, template  # pylint: disable=protected-access
 
 
 def _one_graph_error(cell, tape):
@@ -324,24 +345,12 @@ def _save_plan(cell, plan):
 
 def _set_layouts(cell, plan):
     """``parameter_layout_dict`` on the compiled cell and on every sub-cell holding the parameters:
-    MindSpore's 12-tuples (device matrix, tensor map, slice shape, field size, uniform split,
-    optimizer-shard group, shapes around reshapes, pipeline-shared info)."""
-    by_var = {}
-    for v, layout in plan.variableLayouts().items():
-        dm = [int(d) for d in layout.deviceMatrix().shape()]
-        tmap = [int(m) for m in layout.tensorMap()]
-        by_var[v.name()] = (dm, tmap, [int(d) for d in layout.sliceShape().dims()], 0, True, '', [], [],
-                            False, False, 0, 0)
-    # An optimizer state ("accum.w", "moment1.w"...) is laid out as its parameter (MindSpore clones
-    # the parameter's layout); the update's own device matrix may order the axes differently.
-    for name in list(by_var):
-        owner = name.split(".", 1)[1] if "." in name else None
-        if owner in by_var and by_var[owner][2] == by_var[name][2]:
-            by_var[name] = by_var[owner]
+    the engine's layouts by parameter name (``Host.parameterLayouts``), which each cell turns into
+    MindSpore's 12-tuples when its ``parameter_layout_dict`` is read (compiles in order: a later
+    compile giving the cell's parameters layouts replaces the dict, as if set right away)."""
+    layouts = host().parameterLayouts(plan.java)
     for _, sub in cell.cells_and_names():
-        own = {p.name: by_var[p.name] for p in sub.get_parameters() if p.name in by_var}
-        if own:
-            sub.parameter_layout_dict = own
+        sub.__dict__.setdefault("_msjvm_layouts", []).append(layouts)
 
 
 def _broadcast_before_compile(cell):

@@ -217,13 +217,25 @@ class Cell:
     @property
     def parameter_layout_dict(self):
         """{parameter name: MindSpore's 12-tuple layout} after a semi/auto-parallel compile; {}
-        otherwise."""
+        otherwise. Each compile leaves the engine's layouts on each cell of the compiled tree; a
+        cell holding some of those parameters takes them, compile by compile, when this is read (device matrix, tensor
+        map, slice shape, field size, uniform split, optimizer-shard group, shapes around reshapes,
+        pipeline-shared info)."""
+        for compiled in self.__dict__.pop("_msjvm_layouts", ()):
+            own = {}
+            for p in self.get_parameters():
+                if p.name in compiled:
+                    dm, tmap, piece = ([int(v) for v in part] for part in compiled[p.name])
+                    own[p.name] = (dm, tmap, piece, 0, True, '', [], [], False, False, 0, 0)
+            if own:
+                object.__setattr__(self, "_parameter_layout_dict", own)
         return self.__dict__.setdefault("_parameter_layout_dict", {})
 
     @parameter_layout_dict.setter
     def parameter_layout_dict(self, value):
         if not isinstance(value, dict):
             raise TypeError(f"The type of parameter 'value' must be a dict type, but got {type(value).__name__}.")
+        self.__dict__.pop("_msjvm_layouts", None)
         object.__setattr__(self, "_parameter_layout_dict", value)
 
     @property

@@ -1,0 +1,93 @@
+package dev.msjvm.engine.exec;
+
+import dev.msjvm.engine.parallel.DeviceMatrix;
+import dev.msjvm.engine.parallel.ShardingOracle;
+import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.RulesOracle;
+import dev.msjvm.engine.parallel.search.StrategySearch;
+import dev.msjvm.engine.tensor.Variable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The semi_auto/auto_parallel compiler: from a {@link CompileRequest} and the graph traced on
+ * global shapes to an immutable {@link ParallelPlan}, the same for every rank. In order: pipeline
+ * stages colour the graph, a loaded strategy checkpoint fixes the operators it names, the strategy
+ * search ({@code auto_parallel}) chooses the rest, and the partitioner decides each operator's
+ * sharding and each parameter's layout ({@link SpmdPartitioner#decide}). Nothing here depends on a
+ * rank, touches a variable or communicates; each rank then lowers the plan to its own program
+ * ({@link ParallelPlan#lower}). See {@code docs/design-parallel-execution.md}.
+ *
+ * <p>Example: {@code ParallelCompiler.plan(request, graph).lower(comm, null)} is what a
+ * stand-alone-of-one-rank test runs.
+ */
+public final class ParallelCompiler {
+  private ParallelCompiler() {}
+
+  /** The plan of {@code traced} under {@code request}, with MindSpore's sharding rules. */
+  public static ParallelPlan plan(CompileRequest request, Graph traced) {
+    return plan(request, traced, RulesOracle.INSTANCE);
+  }
+
+  /** {@link #plan(CompileRequest, Graph)} asking {@code oracle} for each operator's sharding. */
+  public static ParallelPlan plan(CompileRequest request, Graph traced, ShardingOracle oracle) {
+    ParallelSettings settings = request.settings();
+    int devices = settings.stageDevices();
+    List<TensorLayout> argLayouts = argLayouts(request.args(), devices);
+    PipelineStages colours =
+        settings.stages() > 1 ? PipelineStages.of(traced, settings.stages()) : null;
+    Graph graph = traced;
+    if (request.loaded() != null) {
+      graph = StrategyCheckpointPass.applyLoaded(graph, request.loaded());
+    }
+    Map<Variable, TensorLayout> placed = new LinkedHashMap<>();
+    for (Variable v : graph.variables()) {
+      TensorLayout l = request.placed().get(v.name());
+      if (l != null) {
+        placed.put(v, l);
+      }
+    }
+    StrategySearchPass.Result searched = null;
+    if (settings.searches()) {
+      boolean propagation = StrategySearch.SHARDING_PROPAGATION.equals(settings.searchMode());
+      searched =
+          StrategySearchPass.search(
+              graph,
+              argLayouts,
+              settings.searchMode(),
+              settings.costModel(),
+              devices,
+              request.parameterPlan(),
+              propagation ? request.loadedOperators() : null);
+      graph = searched.graph();
+      searched.paramLayouts().forEach(placed::putIfAbsent);
+    }
+    SpmdPartitioner.Decisions decisions =
+        SpmdPartitioner.decide(graph, argLayouts, placed, oracle, devices);
+    return new ParallelPlan(
+        request, graph, argLayouts, byName(placed), decisions, colours, searched);
+  }
+
+  /** The layout of each argument: split along dimension 0 over the devices, or whole. */
+  static List<TensorLayout> argLayouts(List<CompileRequest.ArgSpec> args, int devices) {
+    List<TensorLayout> layouts = new ArrayList<>();
+    for (CompileRequest.ArgSpec a : args) {
+      int[] map = new int[a.shape().rank()];
+      Arrays.fill(map, -1);
+      if (a.batchSplit() && map.length > 0) {
+        map[0] = 0;
+      }
+      layouts.add(TensorLayout.of(DeviceMatrix.of(devices), map, a.shape().toArray()));
+    }
+    return List.copyOf(layouts);
+  }
+
+  static Map<String, TensorLayout> byName(Map<Variable, TensorLayout> layouts) {
+    Map<String, TensorLayout> out = new LinkedHashMap<>();
+    layouts.forEach((v, l) -> out.put(v.name(), l));
+    return out;
+  }
+}
