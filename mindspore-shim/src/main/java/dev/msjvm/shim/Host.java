@@ -22,6 +22,7 @@ import dev.msjvm.engine.exec.StrategyCheckpointPass;
 import dev.msjvm.engine.exec.StrategySearchPass;
 import dev.msjvm.engine.exec.Tape;
 import dev.msjvm.engine.exec.Timeline;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.job.CompileExchange;
@@ -341,6 +342,24 @@ public final class Host {
     return new Variable(name, value(value));
   }
 
+  /**
+   * The storage of a Parameter whose initializer has not run ({@link Variable#deferred}): {@code
+   * fill(begin, length)} (a Python function) returns the block of its whole value a parallel
+   * compile gives this rank, or the whole value when it is first read.
+   */
+  public Variable deferredVariable(String name, List<Integer> shape, String dtype, Value fill) {
+    return Variable.deferred(
+        name,
+        new AbstractTensor(new Shape(shape), DType.valueOf(dtype)),
+        (begin, length) -> {
+          Value made =
+              fill.execute(
+                  java.util.Arrays.stream(begin).boxed().toList(),
+                  java.util.Arrays.stream(length).boxed().toList());
+          return value(made.isHostObject() ? made.asHostObject() : made.as(Object.class));
+        });
+  }
+
   /** The tensor {@code t} holds now ({@code t} itself for a tensor). */
   public Tensor valueOf(Object t) {
     return value(t);
@@ -463,7 +482,7 @@ public final class Host {
     Map<String, TensorLayout> placedByName = new java.util.HashMap<>();
     for (Variable v : parameters) {
       byName.putIfAbsent(v.name(), v);
-      params.add(new CompileRequest.ParamSpec(v.name(), v.current().shape(), v.current().dtype()));
+      params.add(new CompileRequest.ParamSpec(v.name(), v.type().shape(), v.type().dtype()));
       TensorLayout l = placed.get(v);
       if (l != null) {
         placedByName.put(v.name(), l);
@@ -751,6 +770,9 @@ public final class Host {
    */
   public void wholeParameters(List<Variable> vars) {
     for (Variable v : vars) {
+      if (v.deferred()) {
+        continue; // nothing filled yet: whole by definition
+      }
       TensorLayout layout = placed.get(v);
       OptimizerShard.Piece piece = pieces.remove(v);
       if (piece != null

@@ -70,9 +70,38 @@ public final class InitHost {
     pinned = seed;
   }
 
-  /** Drops a pinned seed no fill used (a fill that draws none). */
+  /** Drops a pinned seed no fill used (a fill that draws none), and a pinned block. */
   public void clearPin() {
     pinned = null;
+    block = null;
+  }
+
+  /**
+   * Makes the fills until {@link #clearPin} make only the block of their tensor starting at {@code
+   * begin} with {@code length} elements per dimension, bit-identical to that block of the whole
+   * fill: how a rank of a parallel job fills only its slice of a deferred Parameter.
+   */
+  public void pinBlock(List<Integer> begin, List<Integer> length) {
+    block = new int[][] {toInts(begin), toInts(length)};
+  }
+
+  /** The block the next fills make ({@link #pinBlock}), or null for whole tensors. */
+  private int[][] block;
+
+  private static int[] toInts(List<Integer> values) {
+    return values.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /** The shape of what a fill of {@code s} makes: the pinned block's, or {@code s}. */
+  private Shape made(Shape s) {
+    if (block == null) {
+      return s;
+    }
+    if (block[0].length != s.rank()) {
+      throw MsException.valueError(
+          "A block of rank " + block[0].length + " for a tensor of shape " + s.dims());
+    }
+    return Shape.of(block[1]);
   }
 
   /** Normal values as float32, then cast to {@code dtype} (a DType name). */
@@ -81,16 +110,24 @@ public final class InitHost {
       throw MsException.valueError("sigma < 0");
     }
     Shape s = new Shape(shape);
-    return cast(
-        Tensor.ofFloats(s, Initializers.normal(nextSeed(), size(s), (float) mean, (float) sigma)),
-        dtype);
+    long seed = nextSeed();
+    float[] values =
+        block == null
+            ? Initializers.normal(seed, size(s), (float) mean, (float) sigma)
+            : Initializers.normal(
+                seed, s.toArray(), block[0], block[1], (float) mean, (float) sigma);
+    return cast(Tensor.ofFloats(made(s), values), dtype);
   }
 
   /** Uniform values in [a, b) as float32, then cast to {@code dtype}. */
   public Tensor uniform(String dtype, List<Integer> shape, double a, double b) {
     Shape s = new Shape(shape);
-    return cast(
-        Tensor.ofFloats(s, Initializers.uniform(nextSeed(), size(s), (float) a, (float) b)), dtype);
+    long seed = nextSeed();
+    float[] values =
+        block == null
+            ? Initializers.uniform(seed, size(s), (float) a, (float) b)
+            : Initializers.uniform(seed, s.toArray(), block[0], block[1], (float) a, (float) b);
+    return cast(Tensor.ofFloats(made(s), values), dtype);
   }
 
   /** Truncated normal values as float32, then cast to {@code dtype}. */
@@ -103,15 +140,26 @@ public final class InitHost {
       throw MsException.runtimeError("TruncatedNormal: invalid sigma " + (float) sigma + ".");
     }
     Shape s = new Shape(shape);
+    long seed = nextSeed();
     float[] values =
-        Initializers.truncatedNormal(
-            nextSeed(), size(s), (float) a, (float) b, (float) mean, (float) sigma);
-    return cast(Tensor.ofFloats(s, values), dtype);
+        block == null
+            ? Initializers.truncatedNormal(
+                seed, size(s), (float) a, (float) b, (float) mean, (float) sigma)
+            : Initializers.truncatedNormal(
+                seed,
+                s.toArray(),
+                block[0],
+                block[1],
+                (float) a,
+                (float) b,
+                (float) mean,
+                (float) sigma);
+    return cast(Tensor.ofFloats(made(s), values), dtype);
   }
 
   /** Every element {@code value} (a Python bool, int or float), converted as numpy's fill does. */
   public Tensor filled(String dtype, List<Integer> shape, Object value) {
-    Shape s = new Shape(shape);
+    Shape s = made(new Shape(shape));
     return Tensor.of(DType.valueOf(dtype), s, Collections.nCopies(size(s), value));
   }
 

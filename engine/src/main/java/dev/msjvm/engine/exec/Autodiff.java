@@ -109,7 +109,8 @@ public final class Autodiff {
     for (Object w : wrt) {
       Tensor g = grads.get(w);
       if (g == null) {
-        Tensor value = w instanceof Variable v ? v.value() : (Tensor) w;
+        // A deferred variable is read through its Load (tracing on shapes fills nothing).
+        Object value = w instanceof Variable v ? (v.deferred() ? v : v.value()) : w;
         g = rt.apply("ZerosLike", Attrs.EMPTY, value)[0];
       }
       result.add(g);

@@ -179,7 +179,11 @@ public final class Runtime {
           switch (inputs[i]) {
             case Tensor t -> t;
             // A tape keeps the values it records: a recorded read hands the tensor out.
-            case Variable v -> tapes.isEmpty() ? v.current() : v.value();
+            // Tracing on shapes reads a variable's type alone (a deferred one stays empty).
+            case Variable v ->
+                abstractTapes > 0
+                    ? Tensor.abstractOf(v.type())
+                    : tapes.isEmpty() ? v.current() : v.value();
             case null ->
                 throw MsException.typeError(
                     "For '" + op.name() + "', input " + i + " must be a Tensor, but got None.");
@@ -217,7 +221,7 @@ public final class Runtime {
       }
       if (policy == null) {
         for (Object in : inputs) {
-          if (in instanceof Variable v && outputs[o].sharesStorage(v.current())) {
+          if (in instanceof Variable v && !v.deferred() && outputs[o].sharesStorage(v.current())) {
             v.markShared();
           }
         }

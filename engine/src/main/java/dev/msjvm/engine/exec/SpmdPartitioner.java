@@ -226,9 +226,21 @@ public final class SpmdPartitioner {
       outs[i] = p.mapped(global.outputRefs()[i]);
     }
     for (Map.Entry<Variable, TensorLayout> e : p.varLayouts.entrySet()) {
-      Tensor full = e.getKey().current();
-      if (full.shape().equals(e.getValue().shape()) && e.getValue().isSliced()) {
-        e.getKey().set(slice(full, e.getValue(), p.rank));
+      Variable v = e.getKey();
+      TensorLayout layout = e.getValue();
+      if (!layout.isSliced()) {
+        v.current(); // whole on every rank (a deferred variable fills now)
+        continue;
+      }
+      if (v.deferred()) {
+        // Only this rank's block is made (bit-identical to that block of the whole value).
+        List<TensorLayout.SliceRange> ranges = layout.sliceRanges(p.rank);
+        int[] begin = ranges.stream().mapToInt(TensorLayout.SliceRange::begin).toArray();
+        int[] length = ranges.stream().mapToInt(r -> r.end() - r.begin()).toArray();
+        Tensor block = v.fillBlock(begin, length);
+        v.set(block.shape().equals(layout.shape()) ? slice(block, layout, p.rank) : block);
+      } else if (v.current().shape().equals(layout.shape())) {
+        v.set(slice(v.current(), layout, p.rank));
       }
     }
     return new Result(

@@ -74,6 +74,161 @@ public final class Initializers {
     return out;
   }
 
+  /**
+   * The block of {@link #normal(long, int, float, float)}'s values for a tensor of {@code shape}
+   * starting at {@code begin} with {@code length} elements per dimension (row-major), made without
+   * the rest: element i uses the pair of words {@code 2 * (i / 2)}, the cosine branch for even i.
+   */
+  public static float[] normal(
+      long seed, int[] shape, int[] begin, int[] length, float mean, float sigma) {
+    RandomPhilox g = new RandomPhilox(seed);
+    float[] out = new float[count(length)];
+    forEachRun(
+        shape,
+        begin,
+        length,
+        (first, at, n) -> {
+          long i = first & ~1L;
+          g.skipTo(i);
+          long end = first + n;
+          for (; i < end; i += 2) {
+            double u1 = Math.max(unitFromMantissa(g.nextInt()), MIN_UNIT);
+            double u2 = Math.max(unitFromMantissa(g.nextInt()), MIN_UNIT);
+            double x = StrictMath.sqrt(-2.0 * StrictMath.log(u1)) * sigma;
+            double y = 2.0 * PI * u2;
+            if (i >= first) {
+              out[at + (int) (i - first)] = (float) (mean + x * StrictMath.cos(y));
+            }
+            if (i + 1 >= first && i + 1 < end) {
+              out[at + (int) (i + 1 - first)] = (float) (mean + x * StrictMath.sin(y));
+            }
+          }
+        });
+    return out;
+  }
+
+  /** The block of {@link #uniform(long, int, float, float)}'s values (see the block normal). */
+  public static float[] uniform(
+      long seed, int[] shape, int[] begin, int[] length, float a, float b) {
+    RandomPhilox g = new RandomPhilox(seed);
+    float[] out = new float[count(length)];
+    double width = (double) b - (double) a;
+    forEachRun(
+        shape,
+        begin,
+        length,
+        (first, at, n) -> {
+          g.skipTo(first);
+          for (int k = 0; k < n; k++) {
+            out[at + k] = (float) (width * unit(g.nextInt()) + a);
+          }
+        });
+    return out;
+  }
+
+  /** The block of {@link #truncatedNormal(long, int, float, float, float, float)}'s values. */
+  public static float[] truncatedNormal(
+      long seed,
+      int[] shape,
+      int[] begin,
+      int[] length,
+      float a,
+      float b,
+      float mean,
+      float sigma) {
+    if (!(sigma > 0)) {
+      throw new IllegalArgumentException("TruncatedNormal: invalid sigma " + sigma + ".");
+    }
+    RandomPhilox g = new RandomPhilox(seed);
+    double alpha = ((double) a - mean) / sigma;
+    double beta = ((double) b - mean) / sigma;
+    double cdfA = erfc(-alpha / ROOT_TWO) / 2.0;
+    double cdfB = erfc(-beta / ROOT_TWO) / 2.0;
+    float[] out = new float[count(length)];
+    forEachRun(
+        shape,
+        begin,
+        length,
+        (first, at, n) -> {
+          g.skipTo(first);
+          for (int k = 0; k < n; k++) {
+            double p = cdfA + unit(g.nextInt()) * (cdfB - cdfA);
+            double x = -erfcInv(2.0 * p) * ROOT_TWO;
+            out[at + k] = (float) (mean + x * sigma);
+          }
+        });
+    return out;
+  }
+
+  /** One contiguous run of a block: its first element's flat index in the whole tensor. */
+  @FunctionalInterface
+  private interface Run {
+    void fill(long first, int at, int n);
+  }
+
+  /**
+   * Visits the rows of the block ({@code begin}, {@code length}) of a row-major tensor of {@code
+   * shape}: each row's first flat index in the whole tensor, its offset in the block, its length.
+   */
+  private static void forEachRun(int[] shape, int[] begin, int[] length, Run run) {
+    int rank = shape.length;
+    if (begin.length != rank || length.length != rank) {
+      throw new IllegalArgumentException("a block needs a begin and a length per dimension");
+    }
+    for (int d = 0; d < rank; d++) {
+      if (begin[d] < 0 || length[d] < 0 || begin[d] + length[d] > shape[d]) {
+        throw new IllegalArgumentException(
+            "block ["
+                + begin[d]
+                + ", +"
+                + length[d]
+                + ") outside dimension "
+                + d
+                + " of "
+                + shape[d]);
+      }
+    }
+    int total = count(length);
+    if (total == 0) {
+      return;
+    }
+    if (rank == 0) {
+      run.fill(0, 0, 1);
+      return;
+    }
+    long[] stride = new long[rank];
+    stride[rank - 1] = 1;
+    for (int d = rank - 2; d >= 0; d--) {
+      stride[d] = stride[d + 1] * shape[d + 1];
+    }
+    int rowLength = length[rank - 1];
+    int[] at = new int[rank - 1]; // the row's index within the block, outer dimensions
+    for (int offset = 0; offset < total; offset += rowLength) {
+      long first = (long) begin[rank - 1];
+      for (int d = 0; d < rank - 1; d++) {
+        first += (begin[d] + at[d]) * stride[d];
+      }
+      run.fill(first, offset, rowLength);
+      for (int d = rank - 2; d >= 0; d--) {
+        if (++at[d] < length[d]) {
+          break;
+        }
+        at[d] = 0;
+      }
+    }
+  }
+
+  private static int count(int[] length) {
+    long n = 1;
+    for (int l : length) {
+      n *= l;
+    }
+    if (n > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("a block of " + n + " elements");
+    }
+    return (int) n;
+  }
+
   /** A float in [0, 1) from the low 23 bits of {@code word} (1.m - 1). */
   static double unitFromMantissa(int word) {
     return Float.intBitsToFloat((word & 0x7fffff) | (127 << 23)) - 1.0f;

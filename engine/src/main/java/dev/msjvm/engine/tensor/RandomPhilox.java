@@ -29,6 +29,26 @@ public final class RandomPhilox {
     counter[3] = (int) (seed >>> 32);
   }
 
+  /**
+   * Moves to output {@code word} (counted from 0 for this seed): the next {@link #nextInt} is the
+   * one a fresh generator would give after {@code word} others. Philox is counter-based, so any
+   * block of a random fill can be made on its own.
+   */
+  public void skipTo(long word) {
+    if (word < 0) {
+      throw new IllegalArgumentException("word must be >= 0, got " + word);
+    }
+    long block = word >>> 2;
+    // The 128-bit counter starts at (0, 0, seed): block numbers below 2^62 only reach the low half.
+    counter[0] = (int) block;
+    counter[1] = (int) (block >>> 32);
+    index = 4;
+    int skip = (int) (word & 3);
+    for (int i = 0; i < skip; i++) {
+      nextInt();
+    }
+  }
+
   /** The next 32-bit output (read it unsigned: {@link Integer#toUnsignedLong}). */
   public int nextInt() {
     if (index == 4) {

@@ -1,5 +1,7 @@
 package dev.msjvm.engine.tensor;
 
+import dev.msjvm.engine.ir.AbstractTensor;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -13,15 +15,92 @@ import java.util.Objects;
  * update kernel a tensor it may overwrite, copying first when the current one is shared (copy on
  * write). Graphs refer to the variable, not to a value, so a replayed step reads the value current
  * at that moment. Example: {@code v.set(t)} then {@code v.value() == t}.
+ *
+ * <p>A variable may also be deferred ({@link #deferred}): it knows its type and how to fill any
+ * block of its value, and holds nothing until a parallel compile gives it its slice ({@link
+ * #fillBlock}) or someone reads it (then it fills its whole value). Tracing on shapes reads only
+ * its {@link #type}.
  */
 public final class Variable {
   private String name;
   private Tensor value;
   private boolean shared = true;
 
+  /** How to fill the value while deferred (null once it holds one). */
+  private Fill fill;
+
+  /** The type of the whole value while deferred. */
+  private AbstractTensor deferredType;
+
+  /**
+   * Fills a block of a deferred variable's whole value: {@code length[d]} elements from {@code
+   * begin[d]} along each dimension d. A fill that cannot make blocks returns the whole value.
+   */
+  @FunctionalInterface
+  public interface Fill {
+    Tensor block(int[] begin, int[] length);
+  }
+
   public Variable(String name, Tensor value) {
     this.name = name;
     this.value = Objects.requireNonNull(value);
+  }
+
+  private Variable(String name, AbstractTensor type, Fill fill) {
+    this.name = name;
+    this.deferredType = Objects.requireNonNull(type);
+    this.fill = Objects.requireNonNull(fill);
+  }
+
+  /** A variable of {@code type} holding nothing yet; {@code fill} makes (blocks of) its value. */
+  public static Variable deferred(String name, AbstractTensor type, Fill fill) {
+    return new Variable(name, type, fill);
+  }
+
+  /** Whether this variable holds no value yet ({@link #deferred}). */
+  public boolean deferred() {
+    return value == null;
+  }
+
+  /** The type of the value: the whole value's while deferred, else the held tensor's. */
+  public AbstractTensor type() {
+    return value == null ? deferredType : value.type();
+  }
+
+  /**
+   * The block of the deferred whole value from {@code begin} with {@code length} elements per
+   * dimension, or the whole value if the fill cannot make blocks; the variable stays deferred (the
+   * caller {@link #set}s what it keeps).
+   */
+  public Tensor fillBlock(int[] begin, int[] length) {
+    if (value != null) {
+      throw new IllegalStateException(name + " is not deferred");
+    }
+    Tensor t = fill.block(begin.clone(), length.clone());
+    if (!t.shape().equals(deferredType.shape()) && !Arrays.equals(t.shape().toArray(), length)
+        || t.dtype() != deferredType.dtype()) {
+      throw new IllegalStateException(
+          "The fill of "
+              + name
+              + " gave "
+              + t.dtype()
+              + t.shape()
+              + " for a block of "
+              + Arrays.toString(length));
+    }
+    return t;
+  }
+
+  /** The held tensor; a deferred variable fills its whole value first. */
+  private Tensor held() {
+    if (value == null) {
+      int[] whole = deferredType.shape().toArray();
+      value = fillBlock(new int[whole.length], whole);
+      fill = null;
+      deferredType = null;
+      shared = true;
+    }
+    return value;
   }
 
   public String name() {
@@ -35,7 +114,7 @@ public final class Variable {
   /** The current tensor, for a caller that may keep it: later updates copy before writing. */
   public Tensor value() {
     shared = true;
-    return value;
+    return held();
   }
 
   /**
@@ -43,7 +122,7 @@ public final class Variable {
    * keeps track of every alias it lets escape (and calls {@link #markShared()} for those).
    */
   public Tensor current() {
-    return value;
+    return held();
   }
 
   /** Something outside the runtime's view may now see the current tensor's storage. */
@@ -59,6 +138,8 @@ public final class Variable {
   /** Takes {@code newValue}, which the caller (or others) may still hold. */
   public void set(Tensor newValue) {
     this.value = Objects.requireNonNull(newValue);
+    fill = null;
+    deferredType = null;
     shared = true;
   }
 
@@ -68,6 +149,7 @@ public final class Variable {
    * a private copy. The caller must not let it escape without {@link #markShared()}.
    */
   public Tensor writable(boolean inPlace) {
+    held();
     if (!inPlace || shared) {
       value = value.copy();
       shared = false;
@@ -77,6 +159,12 @@ public final class Variable {
 
   @Override
   public String toString() {
-    return "Variable(" + name + ", " + value.dtype() + value.shape() + ")";
+    AbstractTensor t = type();
+    return "Variable("
+        + name
+        + ", "
+        + t.dtype()
+        + t.shape()
+        + (value == null ? ", deferred)" : ")");
   }
 }

@@ -1,5 +1,6 @@
 package dev.msjvm.engine.exec;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -12,6 +13,7 @@ import dev.msjvm.engine.comm.InJvmRanks;
 import dev.msjvm.engine.comm.InJvmWorld;
 import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.context.Settings;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
@@ -133,6 +135,80 @@ class ParallelCompilerTest {
       assertEquals(6 * 4 / 2, (int) got[1], "each rank holds its slice of w");
     }
     assertEquals(Shape.of(6, 4), leaders.current().shape(), "the tracing rank's w is not cut");
+  }
+
+  /** A variable like {@link #weight} that fills on demand, recording the block lengths it made. */
+  private static Variable deferredWeight(List<int[]> fills) {
+    return Variable.deferred(
+        "w",
+        new AbstractTensor(Shape.of(6, 4), DType.FLOAT32),
+        (begin, length) -> {
+          fills.add(length);
+          float[] out = new float[length[0] * length[1]];
+          for (int i = 0; i < length[0]; i++) {
+            for (int j = 0; j < length[1]; j++) {
+              out[i * length[1] + j] = WS[(begin[0] + i) * 4 + begin[1] + j];
+            }
+          }
+          return Tensor.ofFloats(Shape.of(length), out);
+        });
+  }
+
+  @Test
+  void aDeferredParameterIsTracedOnItsTypeAndEachRankFillsOnlyItsSlice() throws Exception {
+    List<int[]> leaderFills = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Variable leaders = deferredWeight(leaderFills);
+    Runtime rt = new Runtime(NaiveBlas::new);
+    Tensor xa = Tensor.abstractOf(new AbstractTensor(Shape.of(8, 6), DType.FLOAT32));
+    Tape tape = rt.pushAbstract();
+    tape.addLeaves(List.of(xa));
+    Tensor wv = rt.apply("Load", Attrs.EMPTY, leaders)[0];
+    Tensor y =
+        rt.apply(
+                "MatMul",
+                Attrs.of(
+                    "transpose_a",
+                    false,
+                    "transpose_b",
+                    false,
+                    "in_strategy",
+                    List.of(List.of(2, 2), List.of(2, 1))),
+                xa,
+                wv)[0];
+    Tensor h = rt.apply("ReLU", Attrs.EMPTY, y)[0];
+    Tensor s = rt.apply("ReduceSum", Attrs.of("axis", List.of(), "keep_dims", false), h)[0];
+    rt.pop(tape);
+    Graph graph = Graph.compile(tape, List.of(xa), List.of(s));
+    ParallelPlan plan = ParallelCompiler.plan(request("semi_auto_parallel", null), graph);
+    assertTrue(leaders.deferred(), "tracing and planning fill nothing");
+    assertTrue(leaderFills.isEmpty());
+
+    double expected = trace(weight(), true).loss();
+    TensorLayout batchSplit = TensorLayout.of(DeviceMatrix.of(N), new int[] {0, -1}, 8, 6);
+    List<int[]> rankFills = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<Double> losses =
+        InJvmRanks.run(
+            N,
+            Duration.ofSeconds(20),
+            Duration.ofSeconds(30),
+            (rank, comm) -> {
+              Variable mine = deferredWeight(rankFills);
+              ParallelPlan.RankProgram p = plan.lower(comm, Map.of("w", mine));
+              assertEquals(Shape.of(3, 4), mine.current().shape());
+              Tensor x = Tensor.ofFloats(Shape.of(2, 6), batchSplit.sliceOf(XS, rank));
+              return p.program()
+                  .graph()
+                  .run(new Runtime(NaiveBlas::new), List.of(x))
+                  .get(0)
+                  .getDouble(0);
+            });
+    for (double loss : losses) {
+      assertEquals(expected, loss, 1e-4 * Math.abs(expected));
+    }
+    assertEquals(N, rankFills.size(), "one fill per rank");
+    for (int[] length : rankFills) {
+      assertArrayEquals(new int[] {3, 4}, length, "only the rank's slice is made");
+    }
   }
 
   @Test

@@ -236,7 +236,9 @@ def _plan_partitioned(cell, args, key, cache):
             global_args.append(tensor._wrap(h.abstractTensor(shape, a._java).java))  # pylint: disable=protected-access
         else:
             global_args.append(a)
-    params = [p._java for p in cell.get_parameters()]  # pylint: disable=protected-access
+    parameters = list(cell.get_parameters())
+    deferred = [p for p in parameters if "_java" not in p.__dict__ and p.init_mode is not None]
+    params = [_compile_variable(p) for p in parameters]
     h.wholeParameters(params)
     _broadcast_before_compile(cell)
     load, save = _strategy_files()
@@ -264,7 +266,33 @@ def _plan_partitioned(cell, args, key, cache):
         raise SystemExit(0)
     cache[key] = (local, template)
     _set_layouts(cell, plan)
+    for p in deferred:
+        if not p._java.deferred():  # pylint: disable=protected-access
+            # The compile filled it (this rank's slice, or all of it where it is not split).
+            p.init = None
+            p.init_mode = None
     return template
+
+
+def _compile_variable(param):
+    """The Java variable of ``param`` for a parallel compile. A Parameter still waiting for its
+    initializer gets a deferred one: tracing reads only its shape and dtype, and the compile fills
+    only the rank's slice (``Host.deferredVariable``) from the seed drawn when the Parameter was
+    made (or now, in get_parameters() order, when none was)."""
+    if "_java" in param.__dict__ or param.init_mode is None:
+        return param._java  # pylint: disable=protected-access
+    from mindspore.common.initializer import _fill_java, _pin_seed  # pylint: disable=import-outside-toplevel
+    tensor = param.init_mode
+    init, shape, dtype = tensor.init, tuple(param._init_shape), param._init_dtype  # pylint: disable=protected-access
+    seed = tensor.__dict__.get("_pinned_seed")
+    if seed is None:
+        seed = _pin_seed(init)
+
+    def fill(begin, length):
+        return _fill_java(init, shape, dtype, seed, (list(begin), list(length)))
+
+    param._java = host().deferredVariable(param.name, list(shape), dtype.engine_name, fill).java  # pylint: disable=protected-access
+    return param._java  # pylint: disable=protected-access
 
 
 def _trace_global(cell, global_args):

@@ -31,15 +31,15 @@ class ParameterTuple(tuple):
     def clone(self, prefix, init='same'):
         """Copies named ``<prefix>.<name>``; ``init`` 'zeros', 'ones' or 'same'."""
         from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
-        from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
+        from mindspore.common.initializer import initializer  # pylint: disable=import-outside-toplevel
         from mindspore._checkparam import check_str_by_regular  # pylint: disable=import-outside-toplevel
         check_str_by_regular(prefix)
         new = []
         for x in self:
-            if init == 'zeros':
-                value = P.ZerosLike()(Tensor(x))
-            elif init == 'ones':
-                value = P.OnesLike()(Tensor(x))
+            if init in ('zeros', 'ones'):
+                # An initializer, as MindSpore's Parameter.clone: in a parallel mode the copy waits
+                # for its layout like the original (nothing whole is made).
+                value = initializer(init, x.shape, x.dtype)
             elif init == 'same':
                 value = Tensor(x)
             else:

@@ -494,16 +494,30 @@ class TruncatedNormal(_BuiltinInitializer):
         return _truncated_normal(self.a, self.b, self.mean, self.sigma, shape, dtype)
 
 
-def _fill_java(init, shape, dtype, seed=None):
+def _fill_java(init, shape, dtype, seed=None, block=None):
     """The Java tensor that ``init`` gives a tensor of ``shape`` and ``dtype`` (for init_data); a
-    random fill uses ``seed`` if given (pinned at its Parameter's creation), else the stream's next."""
-    if seed is None:
+    random fill uses ``seed`` if given (pinned at its Parameter's creation), else the stream's next.
+    ``block``: ``(begin, length)`` per dimension, the part of the tensor a parallel rank keeps; the
+    built-in element-wise initializers make only that block (bit-identical to that block of the
+    whole fill), the others make the whole tensor."""
+    if block is not None and type(init) not in _BLOCK_FILLS:
+        block = None
+    if seed is None and block is None:
         return init._fill(list(shape), dtype)  # pylint: disable=protected-access
-    _INIT_HOST.pinNext(seed)
+    if seed is not None:
+        _INIT_HOST.pinNext(seed)
+    if block is not None:
+        _INIT_HOST.pinBlock([int(b) for b in block[0]], [int(n) for n in block[1]])
     try:
         return init._fill(list(shape), dtype)  # pylint: disable=protected-access
     finally:
         _INIT_HOST.clearPin()
+
+
+# The initializers whose every element is drawn (or set) on its own, so that a block can be made
+# without the rest (exact classes: a subclass may fill otherwise).
+_BLOCK_FILLS = frozenset((Zero, One, Constant, Normal, Uniform, TruncatedNormal, XavierNormal,
+                          XavierUniform, HeNormal, HeUniform, VarianceScaling))
 
 
 def initializer(init, shape=None, dtype=mstype.float32):

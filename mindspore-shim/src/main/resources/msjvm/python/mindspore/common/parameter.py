@@ -151,10 +151,14 @@ class Parameter(Tensor):
         """Runs a deferred initializer (once); returns this parameter."""
         if self.init_mode is None or not self.has_init:
             return self
-        value = self.init_mode.init_data()._java
+        if "_java" in self.__dict__:
+            # A parallel compile gave this parameter a deferred variable: it fills its whole value.
+            self._java.current()
+        else:
+            value = self.init_mode.init_data()._java
+            self._java = host().variable(self.name, value).java
         self.init = None
         self.init_mode = None
-        self._java = host().variable(self.name, value).java
         return self
     # ---- end of deferred initialization ----
 
