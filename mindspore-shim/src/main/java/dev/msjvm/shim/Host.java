@@ -651,7 +651,9 @@ public final class Host {
       if (lastSearch != null && !opSaveFile.isEmpty()) {
         StrategyFile.writeOperators(files.write(opSaveFile), lastSearch.operatorStrategies());
       }
-      ParallelPlan.RankProgram program = plan.lower(job, vars);
+      int level = session.simulationLevel();
+      // A dry run below level 3 runs no kernel: the variables keep their slices' types alone.
+      ParallelPlan.RankProgram program = plan.lower(job, vars, level < 0 || level == 3);
       placed.putAll(program.sharded().variableLayouts());
       pieces.putAll(program.pieces());
       lastTimeline = program.timeline();
@@ -821,7 +823,69 @@ public final class Host {
   /** Replays {@code graph} on {@code args}. */
   public List<Tensor> runGraph(Graph graph, List<Object> args) {
     lastRun = graph;
-    return graph.run(runtime, args.stream().map(Host::value).toList());
+    return replay(graph, args.stream().map(Host::value).toList());
+  }
+
+  /**
+   * One replay of {@code graph}; in a dry run below level 3 no kernel runs: the results are zeros
+   * of the types a replay would give ({@link Graph#dryRun}), and the first dry replay of a graph
+   * leaves its memory count for {@link #dryRunMemory}.
+   */
+  private List<Tensor> replay(Graph graph, List<Tensor> args) {
+    int level = session.simulationLevel();
+    if (level < 0 || level == 3) {
+      return graph.run(runtime, args);
+    }
+    Graph.DryRun dry = graph.dryRun(args.stream().map(Tensor::type).toList());
+    if (dryCounted.add(graph)) {
+      long params = 0;
+      long states = 0;
+      java.util.Set<String> names = new java.util.HashSet<>();
+      graph.variables().forEach(v -> names.add(v.name()));
+      for (Variable v : graph.variables()) {
+        long bytes = v.type().shape().size() * v.type().dtype().itemSize();
+        // An optimizer state is named after its parameter ("moments.w", "accum.w", "adam_m.w").
+        int dot = v.name().indexOf('.');
+        if (dot > 0 && names.contains(v.name().substring(dot + 1))) {
+          states += bytes;
+        } else {
+          params += bytes;
+        }
+      }
+      pendingMemory =
+          List.of(
+              session.comm().rank(),
+              session.comm().size(),
+              level,
+              params,
+              states,
+              dry.peakBytes(),
+              params + states + dry.peakBytes());
+    }
+    List<Tensor> out = new ArrayList<>(dry.outputs().size());
+    for (AbstractTensor t : dry.outputs()) {
+      out.add(Tensor.zeros(t.dtype(), t.shape()));
+    }
+    return out;
+  }
+
+  /** Graphs a dry run has counted (weak: dropped networks go). */
+  private final java.util.Set<Graph> dryCounted =
+      java.util.Collections.newSetFromMap(new WeakHashMap<>());
+
+  private List<Object> pendingMemory;
+
+  /**
+   * The memory count of the last graph a dry run replayed for the first time, once (null after, or
+   * when none is pending): {@code [rank, rank size, level, parameter bytes, optimizer state bytes
+   * (a variable named after another: "moments.w"), peak bytes of the values a step computes
+   * (activations, gradients, communication results), their sum]}. Every variable is counted at the
+   * size this rank stores (slice or optimizer-parallel piece).
+   */
+  public List<Object> dryRunMemory() {
+    List<Object> m = pendingMemory;
+    pendingMemory = null;
+    return m;
   }
 
   /**
@@ -856,7 +920,7 @@ public final class Host {
       if (!signatureOf(List.<Object>copyOf(batch)).equals(signature)) {
         return new SinkResult(done, last, batch);
       }
-      last = graph.run(runtime, batch);
+      last = replay(graph, batch);
       lastRun = graph;
       done++;
     }

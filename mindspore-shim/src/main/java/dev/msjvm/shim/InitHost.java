@@ -160,7 +160,16 @@ public final class InitHost {
   /** Every element {@code value} (a Python bool, int or float), converted as numpy's fill does. */
   public Tensor filled(String dtype, List<Integer> shape, Object value) {
     Shape s = made(new Shape(shape));
-    return Tensor.of(DType.valueOf(dtype), s, Collections.nCopies(size(s), value));
+    DType type = DType.valueOf(dtype);
+    if (value instanceof Number n && Double.doubleToRawLongBits(n.doubleValue()) == 0L) {
+      return Tensor.zeros(type, s); // zero in every dtype (optimizer states: no boxed values)
+    }
+    if (type == DType.FLOAT32 && value instanceof Number n) {
+      float[] values = new float[size(s)];
+      java.util.Arrays.fill(values, (float) n.doubleValue());
+      return Tensor.ofFloats(s, values);
+    }
+    return Tensor.of(type, s, Collections.nCopies(size(s), value));
   }
 
   private static Tensor cast(Tensor t, String dtype) {

@@ -94,12 +94,7 @@ public final class MsRun {
       console.println("ValueError: " + invalid);
       return new Outcome(1, List.of());
     }
-    if (opts.simLevel() != -1) {
-      console.println(
-          "RuntimeError: msjvm does not support msrun's dry run (--sim_level) yet; run the job"
-              + " without it.");
-      return new Outcome(1, List.of());
-    }
+    boolean simulated = opts.simLevel() != -1;
     if (opts.nodeRank() != -1 && opts.nodeRank() != 0) {
       // msrun: process_entity/_api.py, start_worker_processes.
       console.println(
@@ -107,7 +102,7 @@ public final class MsRun {
               + opts.nodeRank()
               + "] will be ignored.");
     }
-    if (opts.localWorkerNum() < opts.workerNum()) {
+    if (!simulated && opts.localWorkerNum() < opts.workerNum()) {
       console.println(
           "RuntimeError: msjvm runs every worker of a job in one JVM, but --local_worker_num="
               + opts.localWorkerNum()
@@ -117,10 +112,15 @@ public final class MsRun {
       return new Outcome(1, List.of());
     }
     Path logDir = cwd.resolve(opts.logDir());
+    // A dry run (msrun's --sim_level): the workers are ranks of a cluster that is not there, each
+    // planning its own part with a communicator that moves nothing; --sim_rank_id runs that rank
+    // alone, otherwise this node's local workers run.
+    int workers =
+        !simulated ? opts.workerNum() : opts.simRankId() != -1 ? 1 : opts.localWorkerNum();
     Job job =
         Job.local(
             "msrun-" + UUID.randomUUID().toString().substring(0, 8),
-            opts.workerNum(),
+            workers,
             Duration.ofSeconds(opts.clusterTimeOut()));
     String logName = formatLogName(opts.workerLogName());
     Map<Integer, Path> logs = new HashMap<>();
@@ -138,7 +138,7 @@ public final class MsRun {
               cwd,
               in,
               rank -> {
-                Path log = logDir.resolve(logName + "_" + rank.rank() + ".log");
+                Path log = logDir.resolve(logName + "_" + rankId(opts, rank) + ".log");
                 logs.put(rank.rank(), log);
                 OutputStream tee =
                     openLog(log, controls.logLimit(), opts.tails(rank.rank()) ? console : null);
@@ -174,9 +174,22 @@ public final class MsRun {
     return new Outcome(1, result.exitStatus());
   }
 
+  /** The rank id of job rank {@code rank}: itself, or in a dry run of one rank its simulated id. */
+  static int rankId(MsRunOptions opts, Rank rank) {
+    return opts.simLevel() != -1 && opts.simRankId() != -1 ? opts.simRankId() : rank.rank();
+  }
+
   /** The environment msrun gives worker {@code rank}, on top of the launcher's own. */
   static Map<String, String> rankEnv(Map<String, String> base, MsRunOptions opts, Rank rank) {
     Map<String, String> env = new HashMap<>(base);
+    if (opts.simLevel() != -1) {
+      // msrun's dry run: no scheduler; each worker simulates rank RANK_ID of RANK_SIZE.
+      env.put("MS_SIMULATION_LEVEL", Integer.toString(opts.simLevel()));
+      env.put("RANK_ID", Integer.toString(rankId(opts, rank)));
+      env.put("RANK_SIZE", Integer.toString(opts.workerNum()));
+      env.put("DEVICE_ID", Integer.toString(rank.localRank()));
+      return env;
+    }
     env.put("MS_WORKER_NUM", Integer.toString(opts.workerNum()));
     env.put("MS_SCHED_HOST", opts.masterAddr());
     env.put("MS_SCHED_PORT", Integer.toString(opts.masterPort()));

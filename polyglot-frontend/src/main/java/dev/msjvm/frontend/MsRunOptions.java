@@ -24,6 +24,7 @@ public record MsRunOptions(
     String tailWorkerLog,
     String rankTableFile,
     int simLevel,
+    int simRankId,
     String script,
     List<String> scriptArgs) {
 
@@ -132,6 +133,7 @@ public record MsRunOptions(
         values.getOrDefault("tail_worker_log", "-1"),
         values.getOrDefault("rank_table_file", ""),
         intValue(values, "sim_level", -1),
+        intValue(values, "sim_rank_id", -1),
         argv.get(i),
         new ArrayList<>(argv.subList(i + 1, argv.size())));
   }
@@ -148,6 +150,9 @@ public record MsRunOptions(
   public String validate() {
     if (workerNum <= 0) {
       return "worker_num must be greater than 0, but got " + workerNum + ".";
+    }
+    if (simRankId != -1 && (simRankId < 0 || simRankId >= workerNum)) {
+      return "sim_rank_id must be in [0, " + workerNum + "), but got " + simRankId + ".";
     }
     if (localWorkerNum > workerNum) {
       return "Total worker number is "

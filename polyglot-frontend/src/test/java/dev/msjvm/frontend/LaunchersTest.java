@@ -1,6 +1,7 @@
 package dev.msjvm.frontend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -235,10 +236,33 @@ class LaunchersTest {
   }
 
   @Test
-  void dryRunIsRefusedAndNodeRankIsIgnoredWithAWarning() throws IOException {
-    Run dry = msrun("print(1)\n", "--worker_num=2", "--local_worker_num=2", "--sim_level=1");
-    assertEquals(1, dry.status());
-    assertTrue(dry.out().contains("--sim_level"), dry.out());
+  void aDryRunSimulatesItsRanksAndNodeRankIsIgnoredWithAWarning() throws IOException {
+    String src =
+        "import os\n"
+            + "from mindspore.communication import init, get_rank, get_group_size, get_local_rank\n"
+            + "init()\n"
+            + "print(os.environ['MS_SIMULATION_LEVEL'], get_rank(), get_group_size(),"
+            + " get_local_rank())\n";
+    // --sim_rank_id: that rank of a 1024-rank cluster alone, in one worker.
+    Run one =
+        msrun(
+            src,
+            "--worker_num=1024",
+            "--local_worker_num=8",
+            "--sim_level=0",
+            "--sim_rank_id=1001");
+    assertEquals(0, one.status(), one.out());
+    assertEquals("0 1001 1024 1\n", log(1001));
+    assertFalse(Files.exists(dir.resolve("logs").resolve("worker_0.log")));
+    // Without it: this node's local workers, each its own rank of the simulated cluster.
+    Run local = msrun(src, "--worker_num=32", "--local_worker_num=2", "--sim_level=1");
+    assertEquals(0, local.status(), local.out());
+    assertEquals("1 0 32 0\n", log(0));
+    assertEquals("1 1 32 1\n", log(1));
+    Run bad =
+        msrun(src, "--worker_num=4", "--local_worker_num=4", "--sim_level=0", "--sim_rank_id=4");
+    assertEquals(1, bad.status());
+    assertEquals("ValueError: sim_rank_id must be in [0, 4), but got 4.\n", bad.out());
     Run node = msrun("print(1)\n", "--worker_num=2", "--local_worker_num=2", "--node_rank=3");
     assertEquals(0, node.status());
     assertEquals(

@@ -63,11 +63,18 @@ public final class Autodiff {
       }
     }
     Map<Object, Tensor> grads = new IdentityHashMap<>();
+    // With micro-batches (a pipeline), the seed gradient must not depend on the summed output's
+    // value: a ones of its type, as MindSpore's fill(dtype, shape, 1), lets the first micro-batch
+    // start its backward before the last one's forward (1F1B).
+    boolean microBatched = false;
+    for (Tape.Step step : steps) {
+      microBatched |= step.attrs().has("micro");
+    }
     for (int i = 0; i < outputs.size(); i++) {
       Tensor out = outputs.get(i);
       Tensor s =
           sens == null || sens.get(i) == null
-              ? rt.apply("OnesLike", Attrs.EMPTY, out)[0]
+              ? rt.apply("OnesLike", Attrs.EMPTY, microBatched ? constantLike(out) : out)[0]
               : sens.get(i);
       accumulate(rt, grads, out, s);
     }
@@ -119,6 +126,11 @@ public final class Autodiff {
   }
 
   private static final Attrs NO_MICRO = Attrs.of("micro", -1);
+
+  /** A constant tensor of {@code t}'s type (zeros): an input that depends on no traced value. */
+  private static Tensor constantLike(Tensor t) {
+    return Tensor.zeros(t.dtype(), t.shape());
+  }
 
   private static void accumulate(Runtime rt, Map<Object, Tensor> grads, Object key, Tensor g) {
     Tensor prev = grads.get(key);

@@ -458,6 +458,98 @@ public final class Graph {
     return names;
   }
 
+  /**
+   * What a replay on {@code args} would hold, without running a kernel (MindSpore's dry run): the
+   * type of every value from the operators' inference (or, for an operator without one, such as a
+   * collective the partitioner made, the shapes recorded on its node and its first input's dtype),
+   * and the bytes alive at the peak when each value is freed after its last reader.
+   */
+  public DryRun dryRun(List<dev.msjvm.engine.ir.AbstractTensor> args) {
+    if (args.size() != arity) {
+      throw MsException.valueError("The graph takes " + arity + " inputs but got " + args.size());
+    }
+    dev.msjvm.engine.ir.AbstractTensor[][] types =
+        new dev.msjvm.engine.ir.AbstractTensor[nodes.size()][];
+    // freedAt[n]: the values (node, output) whose last reader is node n.
+    List<List<int[]>> freedAt = new ArrayList<>(nodes.size());
+    for (int n = 0; n < nodes.size(); n++) {
+      freedAt.add(new ArrayList<>(2));
+    }
+    for (int m = 0; m < nodes.size(); m++) {
+      for (int j = 0; j < lastUse[m].length; j++) {
+        int last = lastUse[m][j];
+        if (last >= 0 && last < nodes.size()) {
+          freedAt.get(last).add(new int[] {m, j});
+        }
+      }
+    }
+    long live = 0;
+    long peak = 0;
+    int peakNode = -1;
+    for (int n = 0; n < nodes.size(); n++) {
+      Node node = nodes.get(n);
+      List<dev.msjvm.engine.ir.AbstractTensor> in = new ArrayList<>(node.inputs().length);
+      for (Ref r : node.inputs()) {
+        in.add(typeOf(r, args, types));
+      }
+      List<dev.msjvm.engine.ir.AbstractTensor> out;
+      if (node.op().infer() != null) {
+        out = node.op().infer().outputs(node.attrs(), in);
+      } else {
+        out = new ArrayList<>(node.outputs());
+        for (int j = 0; j < node.outputs(); j++) {
+          out.add(
+              new dev.msjvm.engine.ir.AbstractTensor(
+                  node.outShapes()[j],
+                  in.isEmpty() ? dev.msjvm.engine.ir.DType.FLOAT32 : in.get(0).dtype()));
+        }
+      }
+      types[n] = out.toArray(new dev.msjvm.engine.ir.AbstractTensor[0]);
+      for (int j = 0; j < types[n].length; j++) {
+        if (lastUse[n][j] >= 0) {
+          live += bytes(types[n][j]);
+        }
+      }
+      if (live > peak) {
+        peak = live;
+        peakNode = n;
+      }
+      // Values whose last reader is this node are freed after it.
+      for (int[] v : freedAt.get(n)) {
+        live -= bytes(types[v[0]][v[1]]);
+      }
+    }
+    List<dev.msjvm.engine.ir.AbstractTensor> results = new ArrayList<>(outputs.length);
+    for (Ref r : outputs) {
+      results.add(typeOf(r, args, types));
+    }
+    return new DryRun(List.copyOf(results), peak, peakNode);
+  }
+
+  /** A dry run's result types, the peak bytes of intermediate values and the node at the peak. */
+  public record DryRun(
+      List<dev.msjvm.engine.ir.AbstractTensor> outputs, long peakBytes, int peakNode) {}
+
+  private static long bytes(dev.msjvm.engine.ir.AbstractTensor t) {
+    long n = 1;
+    for (int d : t.shape().dims()) {
+      n *= d;
+    }
+    return n * t.dtype().itemSize();
+  }
+
+  private static dev.msjvm.engine.ir.AbstractTensor typeOf(
+      Ref r,
+      List<dev.msjvm.engine.ir.AbstractTensor> args,
+      dev.msjvm.engine.ir.AbstractTensor[][] types) {
+    return switch (r) {
+      case Arg a -> args.get(a.index());
+      case Out o -> types[o.node()][o.index()];
+      case Var v -> v.variable().type();
+      case Const c -> c.value().type();
+    };
+  }
+
   /** Replays report each node to {@code l} from now on (null: to nobody). */
   void listen(NodeListener l) {
     listener = l;

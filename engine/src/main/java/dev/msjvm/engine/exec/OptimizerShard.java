@@ -225,6 +225,12 @@ public final class OptimizerShard {
 
   /** Rows {@code [index·d/parts, (index+1)·d/parts)} of dimension 0 of {@code t}. */
   static Tensor rows(Tensor t, int index, int parts) {
+    if (t.isAbstract()) {
+      // A dry run's variable: its piece's type alone.
+      int[] dims = t.shape().toArray();
+      dims[0] /= parts;
+      return Tensor.abstractOf(new dev.msjvm.engine.ir.AbstractTensor(Shape.of(dims), t.dtype()));
+    }
     Tensor f = t.dtype() == DType.FLOAT32 ? t : t.astype(DType.FLOAT32);
     int[] dims = t.shape().toArray();
     int per = f.size() / parts;

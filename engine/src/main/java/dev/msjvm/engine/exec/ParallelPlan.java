@@ -86,6 +86,14 @@ public final class ParallelPlan {
    * rank's variables to their slices (or optimizer-parallel pieces).
    */
   public RankProgram lower(Communicator job, Map<String, Variable> variables) {
+    return lower(job, variables, true);
+  }
+
+  /**
+   * {@link #lower(Communicator, Map)}; {@code fill} false for a dry run: the rank's deferred
+   * variables get abstract tensors of their slices' (or pieces') types and nothing is made.
+   */
+  public RankProgram lower(Communicator job, Map<String, Variable> variables, boolean fill) {
     ParallelSettings settings = request.settings();
     Graph g = variables == null ? graph : graph.rebound(v -> variables.get(v.name()));
     int n = settings.stageDevices();
@@ -100,7 +108,8 @@ public final class ParallelPlan {
       }
     }
     SpmdPartitioner.Result result =
-        SpmdPartitioner.lower(g, argLayouts, placedHere, shardings, comm, n, settings.allToAll());
+        SpmdPartitioner.lower(
+            g, argLayouts, placedHere, shardings, comm, n, settings.allToAll(), fill);
     Map<Variable, OptimizerShard.Piece> pieces = Map.of();
     if (settings.optimizer() != null) {
       SpmdPartitioner.Result partitioned = result;

@@ -66,6 +66,10 @@ public final class PipelineProgram {
   private static final int UNSET = Integer.MAX_VALUE;
 
   private final List<Node> local;
+
+  /** The most outputs of a node: Send/Recv tags are {@code node * tagStride + output}. */
+  private final int tagStride;
+
   private final int[] origins;
   private final PipelineStages colours;
   private final int forwardNodes;
@@ -88,6 +92,11 @@ public final class PipelineProgram {
       boolean broadcastResults) {
     this.broadcastResults = broadcastResults;
     this.local = part.graph().nodes();
+    int widest = 1;
+    for (Node n : local) {
+      widest = Math.max(widest, n.outputs());
+    }
+    this.tagStride = widest;
     this.origins = part.origins();
     this.colours = colours;
     this.forwardNodes = global.forwardNodes();
@@ -190,8 +199,9 @@ public final class PipelineProgram {
         }
       }
       items.add(new Item(Kind.NODE, k, -1, -1));
-      if (node.outputs() > 16) {
-        throw MsException.runtimeError("A pipeline node has more than 16 outputs: " + node.op());
+      if (node.outputs() > 0xffff) {
+        throw MsException.runtimeError(
+            "A pipeline node has more than 65535 outputs: " + node.op().name());
       }
       for (int j = 0; j < node.outputs(); j++) {
         for (int t = 0; t < stages; t++) {
@@ -597,8 +607,17 @@ public final class PipelineProgram {
     return peak;
   }
 
-  private static int tag(Item it) {
-    return it.node() * 16 + it.index();
+  /**
+   * The message tag of a Send/Recv pair: the producing node and output, numbered alike on every
+   * stage (the stages' programs are node for node the same), as {@code node * tagStride + output}.
+   */
+  private int tag(Item it) {
+    long tag = (long) it.node() * tagStride + it.index();
+    if (tag > Integer.MAX_VALUE) {
+      throw MsException.runtimeError(
+          "A pipelined program of " + local.size() + " nodes has too many outputs to tag");
+    }
+    return (int) tag;
   }
 
   /** Sends its input (as float32 plus its dtype code) to world rank {@code dst}; returns it. */

@@ -9,6 +9,7 @@ import dev.msjvm.engine.exec.Graph.Node;
 import dev.msjvm.engine.exec.Graph.Out;
 import dev.msjvm.engine.exec.Graph.Ref;
 import dev.msjvm.engine.exec.Graph.Var;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
@@ -207,6 +208,22 @@ public final class SpmdPartitioner {
       Communicator comm,
       int devices,
       boolean enableAllToAll) {
+    return lower(global, argLayouts, placed, decided, comm, devices, enableAllToAll, true);
+  }
+
+  /**
+   * {@link #lower}; {@code fill} false (a dry run): a deferred variable is not filled but given an
+   * abstract tensor of its slice's type ({@link Tensor#abstractOf}: no storage).
+   */
+  public static Result lower(
+      Graph global,
+      List<TensorLayout> argLayouts,
+      Map<Variable, TensorLayout> placed,
+      List<NodeSharding> decided,
+      Communicator comm,
+      int devices,
+      boolean enableAllToAll,
+      boolean fill) {
     if (decided.size() != global.nodes().size()) {
       throw new IllegalArgumentException(
           "decisions for " + decided.size() + " nodes, graph of " + global.nodes().size());
@@ -228,6 +245,11 @@ public final class SpmdPartitioner {
     for (Map.Entry<Variable, TensorLayout> e : p.varLayouts.entrySet()) {
       Variable v = e.getKey();
       TensorLayout layout = e.getValue();
+      if (!fill && v.deferred()) {
+        // A dry run: the variable keeps only the type of its slice, and nothing is made.
+        v.set(Tensor.abstractOf(new AbstractTensor(layout.sliceShape(), v.type().dtype())));
+        continue;
+      }
       if (!layout.isSliced()) {
         v.current(); // whole on every rank (a deferred variable fills now)
         continue;

@@ -2,8 +2,11 @@ package dev.msjvm.engine.job;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.comm.Communicator;
+import dev.msjvm.engine.comm.SimulatedCommunicator;
 import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.context.Settings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -78,9 +81,44 @@ public final class Session {
     comm = c;
   }
 
+  /**
+   * Joins a simulated cluster instead ({@code init()} under MindSpore's {@code
+   * MS_SIMULATION_LEVEL}): rank {@code rank} of {@code size}, with a communicator that moves
+   * nothing ({@link SimulatedCommunicator}); {@code level} is the simulation level (0 to 3).
+   */
+  public void commSimulate(String worldGroup, int level, int size, int rank) {
+    if (level < 0 || level > 3) {
+      throw MsException.valueError(
+          "The simulation level MS_SIMULATION_LEVEL must be 0, 1, 2 or 3, but got " + level);
+    }
+    if (size < 1 || rank < 0 || rank >= size) {
+      throw MsException.valueError(
+          "For a dry run RANK_ID must be in [0, RANK_SIZE), but got RANK_ID "
+              + rank
+              + " and RANK_SIZE "
+              + size);
+    }
+    List<String> aliases = new ArrayList<>(WORLD_GROUPS);
+    aliases.remove(worldGroup);
+    comm = SimulatedCommunicator.of(size, rank, worldGroup, aliases.toArray(new String[0]));
+    simulationLevel = level;
+  }
+
+  /** The world group names a backend may init with. */
+  private static final List<String> WORLD_GROUPS =
+      List.of("hccl_world_group", "nccl_world_group", "mccl_world_group");
+
+  /** The simulation level of a dry run ({@link #commSimulate}), or -1 when the ranks are real. */
+  public int simulationLevel() {
+    return simulationLevel;
+  }
+
+  private int simulationLevel = -1;
+
   /** Leaves the communicator ({@code release()}). */
   public void commRelease() {
     comm = null;
+    simulationLevel = -1;
   }
 
   /** This rank's communicator; only after {@link #commInit}. */
@@ -95,28 +133,39 @@ public final class Session {
 
   /** This rank's index among the members of {@code group} that run on its node. */
   public int localRank(String group) {
-    int node = rank.rank() / job().localWorkerNum();
+    int perNode = devicesPerNode();
+    int me = comm().rank();
+    int node = me / perNode;
     int index = 0;
     for (int r : comm().groupRanks(group)) {
-      if (r == rank.rank()) {
+      if (r == me) {
         return index;
       }
-      if (r / job().localWorkerNum() == node) {
+      if (r / perNode == node) {
         index++;
       }
     }
-    throw MsException.valueError("rank " + rank.rank() + " is not a member of group " + group);
+    throw MsException.valueError("rank " + me + " is not a member of group " + group);
   }
 
   /** How many members of {@code group} run on this rank's node. */
   public int localGroupSize(String group) {
-    int node = rank.rank() / job().localWorkerNum();
+    int perNode = devicesPerNode();
+    int node = comm().rank() / perNode;
     int count = 0;
     for (int r : comm().groupRanks(group)) {
-      if (r / job().localWorkerNum() == node) {
+      if (r / perNode == node) {
         count++;
       }
     }
     return count;
+  }
+
+  /**
+   * The ranks per node: the job's local workers, or in a dry run 8 (a simulated cluster's nodes
+   * hold 8 devices, as MindSpore's dry run counts local ranks).
+   */
+  private int devicesPerNode() {
+    return simulationLevel >= 0 ? Math.min(8, comm().size()) : job().localWorkerNum();
   }
 }

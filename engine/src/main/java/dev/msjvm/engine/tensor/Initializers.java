@@ -25,30 +25,12 @@ public final class Initializers {
    * branch first, then the sine branch.
    */
   public static float[] normal(long seed, int n, float mean, float sigma) {
-    RandomPhilox g = new RandomPhilox(seed);
-    float[] out = new float[n];
-    for (int i = 0; i < n; i += 2) {
-      double u1 = Math.max(unitFromMantissa(g.nextInt()), MIN_UNIT);
-      double u2 = Math.max(unitFromMantissa(g.nextInt()), MIN_UNIT);
-      double x = StrictMath.sqrt(-2.0 * StrictMath.log(u1)) * sigma;
-      double y = 2.0 * PI * u2;
-      out[i] = (float) (mean + x * StrictMath.cos(y));
-      if (i + 1 < n) {
-        out[i + 1] = (float) (mean + x * StrictMath.sin(y));
-      }
-    }
-    return out;
+    return normal(seed, new int[] {n}, new int[] {0}, new int[] {n}, mean, sigma);
   }
 
   /** {@code n} uniform values in [a, b): {@code (b - a) * (word / 2^32) + a}. */
   public static float[] uniform(long seed, int n, float a, float b) {
-    RandomPhilox g = new RandomPhilox(seed);
-    float[] out = new float[n];
-    double width = (double) b - (double) a;
-    for (int i = 0; i < n; i++) {
-      out[i] = (float) (width * unit(g.nextInt()) + a);
-    }
-    return out;
+    return uniform(seed, new int[] {n}, new int[] {0}, new int[] {n}, a, b);
   }
 
   /**
@@ -57,21 +39,7 @@ public final class Initializers {
    */
   public static float[] truncatedNormal(
       long seed, int n, float a, float b, float mean, float sigma) {
-    if (!(sigma > 0)) {
-      throw new IllegalArgumentException("TruncatedNormal: invalid sigma " + sigma + ".");
-    }
-    RandomPhilox g = new RandomPhilox(seed);
-    double alpha = ((double) a - mean) / sigma;
-    double beta = ((double) b - mean) / sigma;
-    double cdfA = erfc(-alpha / ROOT_TWO) / 2.0;
-    double cdfB = erfc(-beta / ROOT_TWO) / 2.0;
-    float[] out = new float[n];
-    for (int i = 0; i < n; i++) {
-      double p = cdfA + unit(g.nextInt()) * (cdfB - cdfA);
-      double x = -erfcInv(2.0 * p) * ROOT_TWO;
-      out[i] = (float) (mean + x * sigma);
-    }
-    return out;
+    return truncatedNormal(seed, new int[] {n}, new int[] {0}, new int[] {n}, a, b, mean, sigma);
   }
 
   /**

@@ -63,6 +63,33 @@ class GraphTest {
   }
 
   /**
+   * A dry run of a training step's graph runs no kernel and changes no variable, gives the types a
+   * replay gives, and counts the same peak bytes of intermediate values as a real replay measures.
+   */
+  @Test
+  void aDryRunTypesTheResultsAndCountsThePeakAReplayMeasures() {
+    Eager e = eager(1);
+    Variable w = new Variable("w", e.w0());
+    Variable v = new Variable("v", e.v0());
+    Tensor xa = Tensor.abstractOf(e.x().type());
+    Tensor ya = Tensor.abstractOf(e.y().type());
+    Tape trace = rt.pushAbstract();
+    trace.addLeaves(List.of(xa, ya));
+    Tensor loss = step(w, v, xa, ya);
+    rt.pop(trace);
+    Graph graph = Graph.compile(trace, List.of(xa, ya), List.of(loss));
+    long kernels = rt.kernelCalls();
+    Graph.DryRun dry = graph.dryRun(List.of(e.x().type(), e.y().type()));
+    assertEquals(kernels, rt.kernelCalls(), "kernels run by a dry run");
+    assertTrue(w.value() == e.w0() && v.value() == e.v0(), "variables unchanged");
+    List<Tensor> real = graph.run(rt, List.of(e.x(), e.y()));
+    assertEquals(real.get(0).type(), dry.outputs().get(0));
+    assertTrue(dry.peakBytes() > 0);
+    assertEquals(graph.peakBytes(), dry.peakBytes(), "the static count equals the replay's");
+    assertThrows(MsException.class, () -> graph.dryRun(List.of(e.x().type())));
+  }
+
+  /**
    * The same training step traced on shapes alone: no kernel runs and no variable changes while it
    * traces, and the graph it compiles replays exactly like eager steps from the first one.
    */

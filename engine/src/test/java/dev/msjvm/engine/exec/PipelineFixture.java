@@ -74,7 +74,8 @@ record PipelineFixture(int layers, int width, int rows) {
 
   /**
    * The step traced on {@code rt}; {@code constantSens}: the gradient seed is a constant 1/micros
-   * (as MindSpore's fill), else the loss's own OnesLike.
+   * (as MindSpore's fill), else a OnesLike of the summed loss given as the seed (a seed that
+   * depends on every micro-batch's forward).
    */
   Traced trace(Runtime rt, int stages, int micros, boolean constantSens) {
     return trace(rt, stages, micros, constantSens, 1);
@@ -124,8 +125,12 @@ record PipelineFixture(int layers, int width, int rows) {
       rt.popLabels();
       loss = loss == null ? h : rt.apply("Add", Attrs.EMPTY, loss, h)[0];
     }
+    // Otherwise a seed computed from the summed loss (a user's sens derived from its value).
     List<Tensor> sens =
-        constantSens ? List.of(Tensor.ofFloats(Shape.of(), new float[] {1f / micros})) : null;
+        List.of(
+            constantSens
+                ? Tensor.ofFloats(Shape.of(), new float[] {1f / micros})
+                : rt.apply("OnesLike", Attrs.EMPTY, loss)[0]);
     List<Tensor> grads = Autodiff.gradients(rt, tape, List.of(loss), sens, new ArrayList<>(ws));
     Tensor lr = Tensor.ofFloats(Shape.of(), new float[] {0.05f});
     for (int l = 0; l < layers; l++) {

@@ -230,8 +230,9 @@ class PipelineProgramTest {
   }
 
   /**
-   * With the loss's own OnesLike as the gradient seed, the first backward waits for the last
-   * forward on the last stage: 1F1B cannot run (refused at build), GPipe can.
+   * With a gradient seed computed from the summed loss, the first backward waits for the last
+   * forward on the last stage: 1F1B cannot run (refused at build), GPipe can. (A step without a
+   * seed gets a constant one, which 1F1B can run.)
    */
   @Test
   void aScheduleTheGraphCannotFollowIsRefused() {

@@ -103,6 +103,7 @@ def call(cell, args):
         graph, template = entry
         inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
         outs = [tensor._wrap(o.java) for o in h.runGraph(graph, inputs)]  # pylint: disable=protected-access
+        report_dry_run()
         return _rebuild(template, outs)
     wrapper = _auto_parallel_in(cell)
     if wrapper is not None and not wrapper.__dict__.get("_compiling"):
@@ -206,7 +207,31 @@ def _compile_partitioned(cell, args, key, cache):
     local, _ = cache[key]
     inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
     outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
+    report_dry_run()
     return _rebuild(template, outs)
+
+
+def report_dry_run():
+    """In a dry run at simulation level 1 or 2: after the first (simulated) step of a graph, prints
+    this rank's memory as MindSpore's dry run ends its log (``Used peak memory usage (without
+    fragments): <n>M``), with its parts, and writes them to ``dryrun_memory/rank_<r>.json``."""
+    if not os.environ.get("MS_SIMULATION_LEVEL", "").strip():
+        return
+    memory = host().dryRunMemory()
+    if memory is None or memory[2] not in (1, 2):
+        return
+    rank, size, level, params, states, peak, total = memory
+    mib = -(-total // (1 << 20))
+    print(f"[dry run] rank {rank} of {size}, simulation level {level}: parameters {params} bytes, "
+          f"optimizer states {states} bytes, activations/gradients/communication at peak {peak} bytes")
+    print(f"Used peak memory usage (without fragments): {mib}M")
+    print(f"Actual peak memory usage (with fragments): {mib}M", flush=True)
+    os.makedirs("dryrun_memory", exist_ok=True)
+    import json  # pylint: disable=import-outside-toplevel
+    with open(os.path.join("dryrun_memory", f"rank_{rank}.json"), "w", encoding="utf-8") as f:
+        json.dump({"rank": rank, "rank_size": size, "simulation_level": level, "parameter_bytes": params,
+                   "optimizer_state_bytes": states, "peak_activation_bytes": peak,
+                   "used_peak_bytes": total}, f, indent=1)
 
 
 def _plan_partitioned(cell, args, key, cache):

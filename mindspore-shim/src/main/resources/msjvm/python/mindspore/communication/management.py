@@ -68,6 +68,33 @@ def _check_parallel_envs():
                            "please export MINDSPORE_HCCL_CONFIG_PATH or RANK_TABLE_FILE.")
 
 
+def _init_simulated(backend_name):
+    """``init()`` of a dry run (``MS_SIMULATION_LEVEL``, as ``msrun --sim_level`` sets it): this
+    process is rank ``RANK_ID`` of a cluster of ``RANK_SIZE`` that is not there. Groups are created
+    and checked as usual; collectives move nothing; compiled graphs are planned for this rank and,
+    below level 3, run no kernel (their results are zeros; level 1 prints this rank's memory).
+    MindSpore's CPU wheel refuses a dry run ("Dryrun is not supported on CPU device"); here it
+    works on any device target."""
+    worlds = {"hccl": HCCL_WORLD_COMM_GROUP, "nccl": NCCL_WORLD_COMM_GROUP, "mccl": MCCL_WORLD_COMM_GROUP}
+    if backend_name not in worlds:
+        raise RuntimeError("For 'init', the argument 'backend_name' must be one of 'hccl', 'nccl' and 'mccl', "
+                           "but got 'backend_name' : {}".format(backend_name))
+    level = os.getenv("MS_SIMULATION_LEVEL").strip()
+    try:
+        level, size, rank = int(level), int(os.getenv("RANK_SIZE", "1")), int(os.getenv("RANK_ID", "0"))
+    except ValueError as err:
+        raise RuntimeError("For a dry run, MS_SIMULATION_LEVEL, RANK_SIZE and RANK_ID must be integers, but got "
+                           f"{os.getenv('MS_SIMULATION_LEVEL')!r}, {os.getenv('RANK_SIZE')!r} and "
+                           f"{os.getenv('RANK_ID')!r}.") from err
+    world = worlds[backend_name]
+    session().commSimulate(world, level, size, rank)
+    GlobalComm.BACKEND = Backend(backend_name)
+    GlobalComm.WORLD_COMM_GROUP = world
+    GlobalComm.INITED = True
+    os.environ["RANK_ID"] = str(rank)
+    os.environ["RANK_SIZE"] = str(size)
+
+
 def init(backend_name=None):
     """Joins this rank to the job's communicator (``hccl``/``nccl``/``mccl``, or from device_target)."""
     device_target = context.get_context("device_target")
@@ -78,8 +105,6 @@ def init(backend_name=None):
             backend_name = "nccl"
         elif device_target == "CPU":
             backend_name = "mccl"
-            if os.getenv("MS_SIMULATION_LEVEL"):
-                raise RuntimeError("Dryrun is not supported on CPU device for a distributed job.")
         else:
             raise RuntimeError("For 'set_context', the argument 'device_target' {} is not supported in "
                                "parallel initialization, please use Ascend, GPU or CPU.".format(device_target))
@@ -88,6 +113,9 @@ def init(backend_name=None):
                         "but got the type : {}".format(type(backend_name)))
     if os.getenv("MS_ROLE") == "MS_SCHED":
         backend_name = "mccl"
+    if os.getenv("MS_SIMULATION_LEVEL", "").strip():
+        _init_simulated(backend_name)
+        return
     # Under a launcher every backend name is served by the job's in-JVM communicator, whatever the
     # device target: a script written for an Ascend or GPU cluster runs unmodified on the CPU.
     launched = bool(_host_distribute())

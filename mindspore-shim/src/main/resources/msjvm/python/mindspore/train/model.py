@@ -103,6 +103,7 @@ class _SinkFeed:
                 continue
             graph, template, signature = entry
             result = host().sink(graph, self._source, signature, steps - done)
+            _graph.report_dry_run()
             done += result.steps()
             self.java_steps += result.steps()
             if result.outputs() is not None:
@@ -287,6 +288,29 @@ class Model:
                              "but got {}.".format(sink_size))
         self._train(epoch, train_dataset, callbacks, initial_epoch,
                     sink_size=sink_size if _sinks(dataset_sink_mode) else None)
+
+    def build(self, train_dataset=None, valid_dataset=None, sink_size=-1, epoch=1):  # pylint: disable=unused-argument
+        """Compiles the train network (and with ``valid_dataset`` the eval network) for the shapes of
+        the dataset's first batch without running a step, as MindSpore's ``Model.build``: in
+        semi_auto/auto_parallel the parameters then have their layouts and slices (a dry run's way
+        of planning a cluster). ``train`` later replays the compiled graphs."""
+        if not train_dataset and not valid_dataset:
+            raise ValueError("The argument 'train_dataset' and 'valid_dataset' can not both be None or empty.")
+        from mindspore.common.api import _cell_graph_executor  # pylint: disable=import-outside-toplevel
+        if train_dataset:
+            validator.check_value_type('sink_size', sink_size, int)
+            if train_dataset.get_dataset_size() == 0:
+                raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+            self._train_network.set_train(True)
+            first = next(iter(train_dataset.create_tuple_iterator(num_epochs=1)))
+            _cell_graph_executor.compile(self._train_network, *first)
+        if valid_dataset:
+            if not self._metric_fns:
+                raise ValueError("For Model.build, the model argument 'metrics' can not be None or empty, "
+                                 "you should set the argument 'metrics' for model.")
+            self._eval_network.set_train(False)
+            first = next(iter(valid_dataset.create_tuple_iterator(num_epochs=1)))
+            _cell_graph_executor.compile(self._eval_network, *first)
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
             dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
