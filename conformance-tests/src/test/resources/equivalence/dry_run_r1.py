@@ -4,7 +4,8 @@
 # compile plans rank 9's part (no kernel runs), a strategy the cluster cannot hold gets MindSpore's
 # error. Level 1: a training step runs no kernel (its result is zeros of the loss's shape) and the
 # rank's memory is printed as MindSpore ends a dry-run log and written as JSON; the parameter and
-# optimizer-state bytes equal the sum of the slices parameter_layout_dict gives.
+# optimizer-state bytes equal the sum of the slices parameter_layout_dict gives; a second compile
+# of the same network (another batch size) plans again from the parameters' types.
 import json
 import os
 os.environ["MS_SIMULATION_LEVEL"] = "0"
@@ -69,6 +70,9 @@ k0 = host().kernelCalls()
 loss = train(x, y)
 print("level 1 step: kernels run", host().kernelCalls() - k0, "loss", loss.shape, loss.dtype,
       "all zeros", all(v == 0 for v in loss.tolist()))
+# A second compile (another batch size) of the same network: its slices' types come back whole.
+train(x[:16], y[:16])
+print("second compile: fc1.weight holds", net.fc1.weight.shape)
 memory = json.load(open("dryrun_memory/rank_9.json"))
 layouts = net.parameter_layout_dict
 weights = 0

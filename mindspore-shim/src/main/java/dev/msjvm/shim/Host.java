@@ -776,6 +776,14 @@ public final class Host {
         continue; // nothing filled yet: whole by definition
       }
       TensorLayout layout = placed.get(v);
+      if (v.current().isAbstract()) {
+        // A dry run's variable holds only its slice's type: the whole type comes back.
+        pieces.remove(v);
+        if (layout != null) {
+          v.set(Tensor.abstractOf(new AbstractTensor(layout.shape(), v.type().dtype())));
+        }
+        continue;
+      }
       OptimizerShard.Piece piece = pieces.remove(v);
       if (piece != null
           && v.current().shape().dim(0) * piece.parts() == piece.sliceShape().dim(0)) {

@@ -245,7 +245,7 @@ public final class SpmdPartitioner {
     for (Map.Entry<Variable, TensorLayout> e : p.varLayouts.entrySet()) {
       Variable v = e.getKey();
       TensorLayout layout = e.getValue();
-      if (!fill && v.deferred()) {
+      if (!fill && (v.deferred() || v.current().isAbstract())) {
         // A dry run: the variable keeps only the type of its slice, and nothing is made.
         v.set(Tensor.abstractOf(new AbstractTensor(layout.sliceShape(), v.type().dtype())));
         continue;
