@@ -87,4 +87,4 @@ print("optimizer states (moments) = the weights' slices:", memory["optimizer_sta
 print("parameters = the weights' slices and the optimizer's scalars:", memory["parameter_bytes"] - weights)
 print("peak activations counted:", memory["peak_activation_bytes"] > 0,
       "sum:", memory["used_peak_bytes"] == memory["parameter_bytes"] + memory["optimizer_state_bytes"]
-      + memory["peak_activation_bytes"])
+      + memory["input_bytes"] + memory["peak_activation_bytes"])

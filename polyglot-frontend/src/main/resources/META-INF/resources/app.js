@@ -1,6 +1,7 @@
 "use strict";
 // The page of the job server: the job list, a job's ranks and live logs, its artifacts, and its
-// plan report drawn as pictures (each operator's strategy as a device grid, the pipeline timeline).
+// plan report drawn as pictures (each operator's strategy as a device grid, the pipeline timeline)
+// and, for a plan (a dry run), each rank's memory.
 const params = new URLSearchParams(location.hash.slice(1));
 let token = params.get("token") || sessionStorage.getItem("msjvm-token") || "";
 let selected = params.get("job");
@@ -149,6 +150,21 @@ async function drawPlan(id, artifacts, into) {
       table.append(el("tr", {}, el("td", {}, o.op + " #" + o.node), el("td", {}, o.strategy), cell));
     }
     into.append(el("h4", {}, p), table);
+  }
+  // A dry run's (a POST /v1/plan's) memory per rank: dryrun_memory/rank_<r>.json.
+  const memories = artifacts.filter(a => /^dryrun_memory\/rank_\d+\.json$/.test(a));
+  if (memories.length) {
+    const rows = [];
+    for (const m of memories) { rows.push(await api("/v1/jobs/" + id + "/artifacts/" + m)); }
+    rows.sort((a, b) => a.rank - b.rank);
+    const mib = b => (b / 1048576).toFixed(1);
+    into.append(el("h4", {}, "memory per rank (dry run of " + rows[0].rank_size + " ranks, MiB)"),
+      el("table", { class: "memory" },
+        el("tr", {}, ...["rank", "parameters", "optimizer states", "inputs", "activations at the peak",
+          "used peak"].map(h => el("th", {}, h))),
+        ...rows.map(r => el("tr", {}, el("td", {}, String(r.rank)), el("td", {}, mib(r.parameter_bytes)),
+          el("td", {}, mib(r.optimizer_state_bytes)), el("td", {}, mib(r.input_bytes)),
+          el("td", {}, mib(r.peak_activation_bytes)), el("td", {}, mib(r.used_peak_bytes))))));
   }
   const timelines = artifacts.filter(a => /^rank_\d+\/pipeline_timeline_.*\.json$/.test(a));
   if (timelines.length) {

@@ -5,6 +5,7 @@ import dev.msjvm.engine.backend.Blas;
 import dev.msjvm.engine.checkpoint.TensorBytes;
 import dev.msjvm.engine.comm.CollectiveOps;
 import dev.msjvm.engine.comm.Communicator;
+import dev.msjvm.engine.comm.SimulatedCommunicator;
 import dev.msjvm.engine.comm.SubWorldCommunicator;
 import dev.msjvm.engine.context.AutoParallelContext;
 import dev.msjvm.engine.data.MnistBatches;
@@ -688,13 +689,22 @@ public final class Host {
     Map<String, List<List<Integer>>> out = new java.util.LinkedHashMap<>(byName);
     byName.forEach(
         (name, l) -> {
-          int dot = name.indexOf('.');
-          List<List<Integer>> owner = dot < 0 ? null : byName.get(name.substring(dot + 1));
+          String param = stateOwner(name, byName.keySet());
+          List<List<Integer>> owner = param == null ? null : byName.get(param);
           if (owner != null && owner.get(2).equals(l.get(2))) {
             out.put(name, owner);
           }
         });
     return java.util.Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * The parameter whose optimizer state {@code name} is, or null: MindSpore names a state after its
+   * parameter with a prefix ({@code "moments.w"}, {@code "accum.w"}, {@code "adam_m.w"}).
+   */
+  private static String stateOwner(String name, java.util.Set<String> names) {
+    int dot = name.indexOf('.');
+    return dot > 0 && names.contains(name.substring(dot + 1)) ? name.substring(dot + 1) : null;
   }
 
   /**
@@ -835,40 +845,52 @@ public final class Host {
   }
 
   /**
-   * One replay of {@code graph}; in a dry run below level 3 no kernel runs: the results are zeros
-   * of the types a replay would give ({@link Graph#dryRun}), and the first dry replay of a graph
-   * leaves its memory count for {@link #dryRunMemory}.
+   * One replay of {@code graph}, counted in this rank's memory ({@link #memoryAllocated}); in a dry
+   * run below level 3 no kernel runs: the results are zeros of the types a replay would give, the
+   * memory counted is what a replay would hold ({@link Graph#dryRun}), and the first dry replay of
+   * a graph leaves its report for {@link #dryRunMemory}.
    */
   private List<Tensor> replay(Graph graph, List<Tensor> args) {
     int level = session.simulationLevel();
-    if (level < 0 || level == 3) {
-      return graph.run(runtime, args);
+    if (level < 0) {
+      List<Tensor> out = graph.run(runtime, args);
+      if (!runtime.recording()) {
+        // Under a tape the graph's nodes ran as the trace's own steps: nothing replayed to count.
+        count(graph, graph.memory(), false);
+      }
+      return out;
+    }
+    if (level == 3) {
+      // This rank's kernels run on its own shapes; the collectives move nothing and are timed on
+      // the simulated cluster's links instead.
+      SimulatedCommunicator sim = (SimulatedCommunicator) session.comm();
+      double comm0 = sim.seconds();
+      long calls0 = sim.calls();
+      long bytes0 = sim.bytes();
+      long t0 = System.nanoTime();
+      List<Tensor> out = graph.run(runtime, args);
+      double compute = (System.nanoTime() - t0) / 1e9;
+      double comm = sim.seconds() - comm0;
+      Counted counted = count(graph, graph.memory(), false);
+      if (dryCounted.add(graph)) {
+        pendingMemory = counted;
+      }
+      pendingTime =
+          List.of(
+              sim.rank(),
+              sim.size(),
+              compute * 1e3,
+              comm * 1e3,
+              sim.calls() - calls0,
+              sim.bytes() - bytes0,
+              (compute + comm) * 1e3,
+              sim.link().spec());
+      return out;
     }
     Graph.DryRun dry = graph.dryRun(args.stream().map(Tensor::type).toList());
+    Counted counted = count(graph, dry.memory(), true);
     if (dryCounted.add(graph)) {
-      long params = 0;
-      long states = 0;
-      java.util.Set<String> names = new java.util.HashSet<>();
-      graph.variables().forEach(v -> names.add(v.name()));
-      for (Variable v : graph.variables()) {
-        long bytes = v.type().shape().size() * v.type().dtype().itemSize();
-        // An optimizer state is named after its parameter ("moments.w", "accum.w", "adam_m.w").
-        int dot = v.name().indexOf('.');
-        if (dot > 0 && names.contains(v.name().substring(dot + 1))) {
-          states += bytes;
-        } else {
-          params += bytes;
-        }
-      }
-      pendingMemory =
-          List.of(
-              session.comm().rank(),
-              session.comm().size(),
-              level,
-              params,
-              states,
-              dry.peakBytes(),
-              params + states + dry.peakBytes());
+      pendingMemory = counted;
     }
     List<Tensor> out = new ArrayList<>(dry.outputs().size());
     for (AbstractTensor t : dry.outputs()) {
@@ -877,23 +899,106 @@ public final class Host {
     return out;
   }
 
+  /**
+   * Adds one step's {@code memory} to this rank's counts ({@link #maxMemoryAllocated}) and returns
+   * it for a report ({@link #report}).
+   */
+  private Counted count(Graph graph, Graph.Memory memory, boolean dry) {
+    maxAllocated = Math.max(maxAllocated, memory.peak());
+    allocated = memory.end();
+    lastMemory = new Counted(graph, memory, dry, session.simulationLevel());
+    return lastMemory;
+  }
+
+  /** One step's memory as counted, for {@link #report}. */
+  private record Counted(Graph graph, Graph.Memory memory, boolean dry, int level) {}
+
+  /**
+   * {@code c} as a report: {@code [rank, rank size, level (-1 outside a dry run), parameter bytes,
+   * optimizer state bytes, input bytes, bytes of computed values at the peak, peak bytes]} (rank 0
+   * of 1 without {@code init()}). Variables split into parameters and optimizer states ({@link
+   * #stateOwner}) by their stored sizes: a dry run's types, a replay's tensors.
+   */
+  private List<Object> report(Counted c) {
+    java.util.Set<String> names = new java.util.HashSet<>(c.graph().variableNames());
+    long states = 0;
+    for (Variable v : c.graph().variables()) {
+      if (stateOwner(v.name(), names) != null) {
+        AbstractTensor t = c.dry() ? v.type() : v.current().type();
+        states += t.shape().size() * t.dtype().itemSize();
+      }
+    }
+    Graph.Memory m = c.memory();
+    boolean joined = session.commInited();
+    return List.of(
+        joined ? session.comm().rank() : 0,
+        joined ? session.comm().size() : 1,
+        c.level(),
+        Math.max(m.variables() - states, 0),
+        states,
+        m.inputs(),
+        m.values(),
+        m.peak());
+  }
+
   /** Graphs a dry run has counted (weak: dropped networks go). */
   private final java.util.Set<Graph> dryCounted =
       java.util.Collections.newSetFromMap(new WeakHashMap<>());
 
-  private List<Object> pendingMemory;
+  private Counted pendingMemory;
+  private List<Object> pendingTime;
+  private Counted lastMemory;
+  private long allocated;
+  private long maxAllocated;
 
   /**
-   * The memory count of the last graph a dry run replayed for the first time, once (null after, or
-   * when none is pending): {@code [rank, rank size, level, parameter bytes, optimizer state bytes
-   * (a variable named after another: "moments.w"), peak bytes of the values a step computes
-   * (activations, gradients, communication results), their sum]}. Every variable is counted at the
-   * size this rank stores (slice or optimizer-parallel piece).
+   * The memory report of the last graph a dry run replayed for the first time ({@link #count}),
+   * once (null after, or when none is pending). Every variable is counted at the size this rank
+   * stores (slice or optimizer-parallel piece).
    */
   public List<Object> dryRunMemory() {
-    List<Object> m = pendingMemory;
+    Counted m = pendingMemory;
     pendingMemory = null;
-    return m;
+    return m == null ? null : report(m);
+  }
+
+  /**
+   * The time of the last step a level-3 dry run ran, once (null after, or when none is pending):
+   * {@code [rank, rank size, compute ms (the kernels measured), communication ms (the collectives
+   * timed on the link model), collectives called, bytes they would send, predicted step ms (their
+   * sum: no overlap), the link model's spec]}.
+   */
+  public List<Object> dryRunTime() {
+    List<Object> t = pendingTime;
+    pendingTime = null;
+    return t;
+  }
+
+  /** The memory report ({@link #count}) of the last step this rank ran or dry-ran, or null. */
+  public List<Object> lastStepMemory() {
+    return lastMemory == null ? null : report(lastMemory);
+  }
+
+  /**
+   * Bytes this rank's tensors hold after its last step (variables, the step's inputs and results),
+   * each storage once ({@code mindspore.runtime.memory_allocated}); a dry run counts what a replay
+   * would hold.
+   */
+  public long memoryAllocated() {
+    return allocated;
+  }
+
+  /**
+   * The most bytes this rank held at once during any step since the start or the last {@link
+   * #resetPeakMemory} ({@code mindspore.runtime.max_memory_allocated}).
+   */
+  public long maxMemoryAllocated() {
+    return maxAllocated;
+  }
+
+  /** The peak starts again from what is held now ({@code reset_peak_memory_stats}). */
+  public void resetPeakMemory() {
+    maxAllocated = allocated;
   }
 
   /**

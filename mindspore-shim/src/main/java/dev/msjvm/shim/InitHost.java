@@ -8,9 +8,11 @@ import dev.msjvm.engine.tensor.Initializers;
 import dev.msjvm.engine.tensor.RandomMt19937;
 import dev.msjvm.engine.tensor.Tensor;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * What {@code mindspore.common.initializer} calls: tensor fills and the seed stream of one
@@ -109,25 +111,26 @@ public final class InitHost {
     if (sigma < 0) {
       throw MsException.valueError("sigma < 0");
     }
-    Shape s = new Shape(shape);
-    long seed = nextSeed();
-    float[] values =
-        block == null
-            ? Initializers.normal(seed, size(s), (float) mean, (float) sigma)
-            : Initializers.normal(
-                seed, s.toArray(), block[0], block[1], (float) mean, (float) sigma);
-    return cast(Tensor.ofFloats(made(s), values), dtype);
+    float m = (float) mean;
+    float sg = (float) sigma;
+    return random(
+        "normal " + mean + " " + sigma,
+        dtype,
+        shape,
+        (seed, n) -> Initializers.normal(seed, n, m, sg),
+        (seed, whole, begin, length) -> Initializers.normal(seed, whole, begin, length, m, sg));
   }
 
   /** Uniform values in [a, b) as float32, then cast to {@code dtype}. */
   public Tensor uniform(String dtype, List<Integer> shape, double a, double b) {
-    Shape s = new Shape(shape);
-    long seed = nextSeed();
-    float[] values =
-        block == null
-            ? Initializers.uniform(seed, size(s), (float) a, (float) b)
-            : Initializers.uniform(seed, s.toArray(), block[0], block[1], (float) a, (float) b);
-    return cast(Tensor.ofFloats(made(s), values), dtype);
+    float lo = (float) a;
+    float hi = (float) b;
+    return random(
+        "uniform " + a + " " + b,
+        dtype,
+        shape,
+        (seed, n) -> Initializers.uniform(seed, n, lo, hi),
+        (seed, whole, begin, length) -> Initializers.uniform(seed, whole, begin, length, lo, hi));
   }
 
   /** Truncated normal values as float32, then cast to {@code dtype}. */
@@ -139,22 +142,51 @@ public final class InitHost {
     if (sigma == 0) {
       throw MsException.runtimeError("TruncatedNormal: invalid sigma " + (float) sigma + ".");
     }
+    float lo = (float) a;
+    float hi = (float) b;
+    float m = (float) mean;
+    float sg = (float) sigma;
+    return random(
+        "truncated_normal " + a + " " + b + " " + mean + " " + sigma,
+        dtype,
+        shape,
+        (seed, n) -> Initializers.truncatedNormal(seed, n, lo, hi, m, sg),
+        (seed, whole, begin, length) ->
+            Initializers.truncatedNormal(seed, whole, begin, length, lo, hi, m, sg));
+  }
+
+  /** A random fill of a whole tensor of {@code n} elements from {@code seed}. */
+  @FunctionalInterface
+  private interface WholeDraw {
+    float[] values(long seed, int n);
+  }
+
+  /** The block from {@code begin} with {@code length} per dimension of a fill of {@code whole}. */
+  @FunctionalInterface
+  private interface BlockDraw {
+    float[] values(long seed, int[] whole, int[] begin, int[] length);
+  }
+
+  /**
+   * A random fill of {@code shape} as float32 cast to {@code dtype}, from the next seed: the whole
+   * tensor, or the pinned block of it ({@link #pinBlock}); shared with the job's other ranks
+   * ({@link #shared}).
+   */
+  private Tensor random(
+      String what, String dtype, List<Integer> shape, WholeDraw whole, BlockDraw part) {
     Shape s = new Shape(shape);
     long seed = nextSeed();
-    float[] values =
-        block == null
-            ? Initializers.truncatedNormal(
-                seed, size(s), (float) a, (float) b, (float) mean, (float) sigma)
-            : Initializers.truncatedNormal(
-                seed,
-                s.toArray(),
-                block[0],
-                block[1],
-                (float) a,
-                (float) b,
-                (float) mean,
-                (float) sigma);
-    return cast(Tensor.ofFloats(made(s), values), dtype);
+    int[][] b = block;
+    return shared(
+        what,
+        seed,
+        s,
+        dtype,
+        () -> {
+          float[] values =
+              b == null ? whole.values(seed, size(s)) : part.values(seed, s.toArray(), b[0], b[1]);
+          return cast(Tensor.ofFloats(made(s), values), dtype);
+        });
   }
 
   /** Every element {@code value} (a Python bool, int or float), converted as numpy's fill does. */
@@ -171,6 +203,25 @@ public final class InitHost {
     }
     return Tensor.of(type, s, Collections.nCopies(size(s), value));
   }
+
+  /**
+   * What {@code make} fills for a random fill of {@code s} ({@code what}: the initializer and its
+   * parameters) from {@code seed}, shared with the job's other local ranks making the same one
+   * ({@link dev.msjvm.engine.job.SharedFills}: replicated parameters are drawn once); small fills
+   * are made here.
+   */
+  private Tensor shared(String what, long seed, Shape s, String dtype, Supplier<Tensor> make) {
+    Shape out = made(s);
+    if (out.size() < SHARED_FILL_ELEMENTS) {
+      return make.get();
+    }
+    String part =
+        block == null ? "whole" : Arrays.toString(block[0]) + "+" + Arrays.toString(block[1]);
+    return session.job().fills().fill(what + " " + seed + " " + s + " " + part + " " + dtype, make);
+  }
+
+  /** The fills shared between ranks are at least this many elements (smaller ones cost less). */
+  private static final long SHARED_FILL_ELEMENTS = 4096;
 
   private static Tensor cast(Tensor t, String dtype) {
     DType target = DType.valueOf(dtype);

@@ -127,6 +127,10 @@ public final class Autodiff {
 
   private static final Attrs NO_MICRO = Attrs.of("micro", -1);
 
+  /** The attributes a sharded primitive's call adds to the operators it records. */
+  private static final List<String> USER_STRATEGY =
+      List.of("in_strategy", "out_strategy", "in_layout", "out_layout");
+
   /** A constant tensor of {@code t}'s type (zeros): an input that depends on no traced value. */
   private static Tensor constantLike(Tensor t) {
     return Tensor.zeros(t.dtype(), t.shape());
@@ -177,9 +181,15 @@ public final class Autodiff {
       return g != null ? g : rt.apply("ZerosLike", Attrs.EMPTY, step.outputs()[i])[0];
     }
 
+    /**
+     * The forward call's attributes without its user strategy ({@code in_strategy}, {@code
+     * out_strategy} and their Layout forms): they describe the forward's inputs, not a gradient
+     * operator's (LayerNormGrad takes five inputs where LayerNorm's strategy names three), so a
+     * gradient operator's sharding follows its inputs' layouts as any unannotated node's does.
+     */
     @Override
     public Attrs attrs() {
-      return step.attrs();
+      return step.attrs().without(USER_STRATEGY);
     }
 
     @Override

@@ -75,15 +75,22 @@ public final class Graph {
   /** Told when each node of a replay starts and ends (a pipeline's timeline), or null. */
   private volatile NodeListener listener;
 
-  /**
-   * The most bytes of intermediate values alive at once during the last replay outside a tape: a
-   * value lives from its node to its last reader (results to the end); 0 before any replay.
-   */
-  private volatile long peakBytes;
+  /** What the last replay outside a tape held ({@link Memory}); all zeros before any. */
+  private volatile Memory memory = new Memory(0, 0, 0, 0, 0, 0);
 
-  /** {@link #peakBytes}: what an allocator freeing each value after its last use would need. */
+  /** The memory the last replay outside a tape held, storage counted once ({@link Memory}). */
+  public Memory memory() {
+    return memory;
+  }
+
+  /**
+   * The most bytes of computed values alive at once during the last replay outside a tape (a value
+   * lives from its node to its last reader, results to the end; storage shared by several values
+   * counts once): what an allocator freeing each value after its last use would need. 0 before any
+   * replay.
+   */
   public long peakBytes() {
-    return peakBytes;
+    return memory.valuePeak();
   }
 
   private static long bytes(Tensor t) {
@@ -462,7 +469,8 @@ public final class Graph {
    * What a replay on {@code args} would hold, without running a kernel (MindSpore's dry run): the
    * type of every value from the operators' inference (or, for an operator without one, such as a
    * collective the partitioner made, the shapes recorded on its node and its first input's dtype),
-   * and the bytes alive at the peak when each value is freed after its last reader.
+   * and the bytes held at the peak, counted as a replay counts them ({@link #memory}) with each
+   * value's storage taken from its operator's declared aliases.
    */
   public DryRun dryRun(List<dev.msjvm.engine.ir.AbstractTensor> args) {
     if (args.size() != arity) {
@@ -470,22 +478,24 @@ public final class Graph {
     }
     dev.msjvm.engine.ir.AbstractTensor[][] types =
         new dev.msjvm.engine.ir.AbstractTensor[nodes.size()][];
-    // freedAt[n]: the values (node, output) whose last reader is node n.
-    List<List<int[]>> freedAt = new ArrayList<>(nodes.size());
-    for (int n = 0; n < nodes.size(); n++) {
-      freedAt.add(new ArrayList<>(2));
+    // The storage each value would have: a fresh object for new storage, else its input's.
+    Object[][] keys = new Object[nodes.size()][];
+    Object[] argKeys = new Object[arity];
+    StorageMeter meter = new StorageMeter();
+    for (Variable v : variables) {
+      meter.hold(StorageMeter.VARIABLE, v, bytes(v.type()));
     }
-    for (int m = 0; m < nodes.size(); m++) {
-      for (int j = 0; j < lastUse[m].length; j++) {
-        int last = lastUse[m][j];
-        if (last >= 0 && last < nodes.size()) {
-          freedAt.get(last).add(new int[] {m, j});
+    for (int i = 0; i < arity; i++) {
+      argKeys[i] = new Object();
+      meter.hold(StorageMeter.INPUT, argKeys[i], bytes(args.get(i)));
+    }
+    for (Node node : nodes) {
+      for (Ref r : node.inputs()) {
+        if (r instanceof Const c) {
+          meter.hold(StorageMeter.INPUT, c.value(), bytes(c.value().type()));
         }
       }
     }
-    long live = 0;
-    long peak = 0;
-    int peakNode = -1;
     for (int n = 0; n < nodes.size(); n++) {
       Node node = nodes.get(n);
       List<dev.msjvm.engine.ir.AbstractTensor> in = new ArrayList<>(node.inputs().length);
@@ -505,30 +515,74 @@ public final class Graph {
         }
       }
       types[n] = out.toArray(new dev.msjvm.engine.ir.AbstractTensor[0]);
+      keys[n] = new Object[types[n].length];
       for (int j = 0; j < types[n].length; j++) {
-        if (lastUse[n][j] >= 0) {
-          live += bytes(types[n][j]);
-        }
+        int alias = node.op().aliasOf(j);
+        keys[n][j] =
+            alias >= 0 && alias < node.inputs().length
+                ? keyOf(node.inputs()[alias], argKeys, keys)
+                : new Object();
+        meter.hold(StorageMeter.VALUE, keys[n][j], bytes(types[n][j]));
       }
-      if (live > peak) {
-        peak = live;
-        peakNode = n;
-      }
-      // Values whose last reader is this node are freed after it.
-      for (int[] v : freedAt.get(n)) {
-        live -= bytes(types[v[0]][v[1]]);
-      }
+      meter.mark();
+      release(meter, n, keys);
     }
     List<dev.msjvm.engine.ir.AbstractTensor> results = new ArrayList<>(outputs.length);
     for (Ref r : outputs) {
       results.add(typeOf(r, args, types));
     }
-    return new DryRun(List.copyOf(results), peak, peakNode);
+    return new DryRun(List.copyOf(results), meter.memory());
   }
 
-  /** A dry run's result types, the peak bytes of intermediate values and the node at the peak. */
-  public record DryRun(
-      List<dev.msjvm.engine.ir.AbstractTensor> outputs, long peakBytes, int peakNode) {}
+  /** Where a dry run keeps the value {@code r} names: the storage key it gave that value. */
+  private static Object keyOf(Ref r, Object[] argKeys, Object[][] keys) {
+    return switch (r) {
+      case Arg a -> argKeys[a.index()];
+      case Out o -> keys[o.node()][o.index()];
+      case Var v -> v.variable();
+      case Const c -> c.value();
+    };
+  }
+
+  /**
+   * After node {@code n}: its outputs nothing reads and the values whose last reader it is stop
+   * holding their storage ({@code keys[m][j]}: value j of node m's storage key).
+   */
+  private void release(StorageMeter meter, int n, Object[][] keys) {
+    for (int j = 0; j < keys[n].length; j++) {
+      if (lastUse[n][j] < 0) {
+        meter.drop(StorageMeter.VALUE, keys[n][j]);
+      }
+    }
+    Ref[] refs = nodes.get(n).inputs();
+    for (int i = 0; i < refs.length; i++) {
+      if (refs[i] instanceof Out o
+          && lastUse[o.node()][o.index()] == n
+          && firstOccurrence(refs, i)) {
+        meter.drop(StorageMeter.VALUE, keys[o.node()][o.index()]);
+      }
+    }
+  }
+
+  /** A dry run's result types and the memory a replay would hold. */
+  public record DryRun(List<dev.msjvm.engine.ir.AbstractTensor> outputs, Memory memory) {
+    /** {@link Memory#valuePeak}: what {@link Graph#peakBytes} would be after a replay. */
+    public long peakBytes() {
+      return memory.valuePeak();
+    }
+  }
+
+  /**
+   * The bytes one step holds at its peak ({@code peak}: the most held at once, after a node's
+   * outputs exist and before any is freed) and their parts at that moment: storage variables own
+   * ({@code variables}: parameters and optimizer states), the step's arguments and constants
+   * ({@code inputs}), and the values it computes ({@code values}: activations kept for the
+   * backward, gradients, collectives' results); and {@code valuePeak}, the most bytes of computed
+   * values alive at once; {@code end}, the bytes still held when the step ends (variables, inputs,
+   * results). Each storage counts once however many values share it.
+   */
+  public record Memory(
+      long peak, long variables, long inputs, long values, long valuePeak, long end) {}
 
   private static long bytes(dev.msjvm.engine.ir.AbstractTensor t) {
     long n = 1;
@@ -641,9 +695,24 @@ public final class Graph {
    */
   private List<Tensor> replay(Runtime rt, List<Tensor> args, FloatPool pool) {
     Tensor[][] values = new Tensor[nodes.size()][];
+    Object[][] keys = new Object[nodes.size()][];
     Liveness live = new Liveness();
-    long liveBytes = 0;
-    long peak = 0;
+    StorageMeter meter = new StorageMeter();
+    Object[] owned = new Object[variables.length];
+    for (int k = 0; k < variables.length; k++) {
+      owned[k] = variables[k].current().storageKey();
+      meter.hold(StorageMeter.VARIABLE, owned[k], bytes(variables[k].current()));
+    }
+    for (Tensor a : args) {
+      meter.hold(StorageMeter.INPUT, a.storageKey(), bytes(a));
+    }
+    for (Node node : nodes) {
+      for (Ref r : node.inputs()) {
+        if (r instanceof Const c) {
+          meter.hold(StorageMeter.INPUT, c.value().storageKey(), bytes(c.value()));
+        }
+      }
+    }
     Set<float[]> fresh = Collections.newSetFromMap(new IdentityHashMap<>());
     try (FloatPool.Scope scope = pool == null ? null : pool.enter()) {
       NodeListener l = listener;
@@ -658,28 +727,25 @@ public final class Graph {
           l.finished(n, System.nanoTime());
         }
         values[n] = out;
+        keys[n] = new Object[out.length];
         for (int j = 0; j < out.length; j++) {
-          liveBytes += bytes(out[j]);
-          if (lastUse[n][j] < 0) {
-            liveBytes -= bytes(out[j]);
+          keys[n][j] = out[j].storageKey();
+          meter.hold(StorageMeter.VALUE, keys[n][j], bytes(out[j]));
+        }
+        for (Ref r : nodes.get(n).inputs()) {
+          if (r instanceof Var v) {
+            reown(meter, owned, v.variable());
           }
         }
-        peak = Math.max(peak, liveBytes);
-        Ref[] refs = nodes.get(n).inputs();
-        for (int i = 0; i < refs.length; i++) {
-          if (refs[i] instanceof Out o
-              && lastUse[o.node()][o.index()] == n
-              && firstOccurrence(refs, i)) {
-            liveBytes -= bytes(values[o.node()][o.index()]);
-          }
-        }
+        meter.mark();
+        release(meter, n, keys);
         live.after(n, out);
         if (pool != null) {
           noteFresh(out, in, fresh);
         }
       }
     }
-    peakBytes = peak;
+    memory = meter.memory();
     List<Tensor> result = results(args, values);
     if (pool != null) {
       // What a result, an argument, a constant or a variable still holds stays out of the pool.
@@ -702,6 +768,21 @@ public final class Graph {
       pool.recycle(fresh);
     }
     return result;
+  }
+
+  /** A variable a node may have written: the meter follows it to its new storage, if any. */
+  private void reown(StorageMeter meter, Object[] owned, Variable v) {
+    for (int k = 0; k < variables.length; k++) {
+      if (variables[k] == v) {
+        Object now = v.current().storageKey();
+        if (now != owned[k]) {
+          meter.hold(StorageMeter.VARIABLE, now, bytes(v.current()));
+          meter.drop(StorageMeter.VARIABLE, owned[k]);
+          owned[k] = now;
+        }
+        return;
+      }
+    }
   }
 
   /** Float storage the kernel created (not a view of one of its inputs). */

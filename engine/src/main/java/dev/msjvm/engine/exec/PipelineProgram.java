@@ -623,18 +623,19 @@ public final class PipelineProgram {
   /** Sends its input (as float32 plus its dtype code) to world rank {@code dst}; returns it. */
   private static OpDef send(Communicator job, int dst, int tag) {
     return new OpDef(
-        "Send",
-        c -> {
-          Tensor x = c.in(0);
-          Tensor f = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
-          float[] buf = Arrays.copyOf(f.floats(), f.size() + 1);
-          buf[f.size()] = x.dtype().ordinal();
-          job.send(buf, dst, tag, job.worldGroup());
-          return new Tensor[] {x};
-        },
-        null,
-        true,
-        List.of());
+            "Send",
+            c -> {
+              Tensor x = c.in(0);
+              Tensor f = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+              float[] buf = Arrays.copyOf(f.floats(), f.size() + 1);
+              buf[f.size()] = x.dtype().ordinal();
+              job.send(buf, dst, tag, job.worldGroup());
+              return new Tensor[] {x};
+            },
+            null,
+            true,
+            List.of())
+        .aliases(0);
   }
 
   /** Receives a tensor of {@code shape} that {@link #send} sent from world rank {@code src}. */

@@ -23,6 +23,7 @@ public final class Job {
   private final List<Rank> localRanks;
   private final InJvmWorld world;
   private final CompileExchange<SharedCompile> compiles;
+  private final SharedFills fills;
 
   private Job(String id, int worldSize, int localWorkerNum, int nodeRank, Duration timeout) {
     if (worldSize < 1) {
@@ -47,6 +48,7 @@ public final class Job {
     }
     this.localRanks = List.copyOf(ranks);
     this.compiles = new CompileExchange<>(localWorkerNum);
+    this.fills = new SharedFills(localWorkerNum);
   }
 
   /** A job whose ranks all run in this JVM. */
@@ -87,6 +89,11 @@ public final class Job {
   /** The parallel compiles the local ranks share: one rank traces and plans, the others lower. */
   public CompileExchange<SharedCompile> compiles() {
     return compiles;
+  }
+
+  /** The random initializer fills the local ranks make alike, made once. */
+  public SharedFills fills() {
+    return fills;
   }
 
   /**

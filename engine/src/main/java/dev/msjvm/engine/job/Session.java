@@ -87,6 +87,15 @@ public final class Session {
    * nothing ({@link SimulatedCommunicator}); {@code level} is the simulation level (0 to 3).
    */
   public void commSimulate(String worldGroup, int level, int size, int rank) {
+    commSimulate(worldGroup, level, size, rank, null);
+  }
+
+  /**
+   * {@link #commSimulate(String, int, int, int)} on links {@code link} describes ({@link
+   * dev.msjvm.engine.comm.LinkModel#parse}: null for the in-JVM communicator's), which time the
+   * collectives a level-3 dry run predicts a step with.
+   */
+  public void commSimulate(String worldGroup, int level, int size, int rank, String link) {
     if (level < 0 || level > 3) {
       throw MsException.valueError(
           "The simulation level MS_SIMULATION_LEVEL must be 0, 1, 2 or 3, but got " + level);
@@ -100,7 +109,13 @@ public final class Session {
     }
     List<String> aliases = new ArrayList<>(WORLD_GROUPS);
     aliases.remove(worldGroup);
-    comm = SimulatedCommunicator.of(size, rank, worldGroup, aliases.toArray(new String[0]));
+    comm =
+        SimulatedCommunicator.of(
+            size,
+            rank,
+            dev.msjvm.engine.comm.LinkModel.parse(link),
+            worldGroup,
+            aliases.toArray(new String[0]));
     simulationLevel = level;
   }
 
@@ -119,6 +134,11 @@ public final class Session {
   public void commRelease() {
     comm = null;
     simulationLevel = -1;
+  }
+
+  /** Whether this rank has joined a communicator ({@code init()}, real or simulated). */
+  public boolean commInited() {
+    return comm != null;
   }
 
   /** This rank's communicator; only after {@link #commInit}. */

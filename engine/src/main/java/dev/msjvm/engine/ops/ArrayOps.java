@@ -96,15 +96,18 @@ final class ArrayOps {
             .role(CostRole.ELEMENTWISE),
         OpDef.of("StopGradient", c -> one(c.in(0)), GradRule.NONE)
             .infers(Infer.like(0))
-            .role(CostRole.PASS_THROUGH),
+            .role(CostRole.PASS_THROUGH)
+            .aliases(0),
         // The value unchanged; a strategy on it lays the value out (Cell.shard's inputs).
         OpDef.of("Identity", c -> one(c.in(0)), g -> one(g.dout(0)))
             .infers(Infer.like(0))
-            .role(CostRole.PASS_THROUGH),
+            .role(CostRole.PASS_THROUGH)
+            .aliases(0),
         // The value a variable holds at this point of a traced step (recorded for every read).
         OpDef.of("Load", c -> one(c.in(0)), g -> one(g.dout(0)))
             .infers(Infer.like(0))
-            .role(CostRole.PASS_THROUGH),
+            .role(CostRole.PASS_THROUGH)
+            .aliases(0),
         new OpDef(
                 "Assign",
                 c -> {
@@ -120,7 +123,8 @@ final class ArrayOps {
                 true)
             // The value written, in the variable's dtype.
             .infers(Infer.one((a, in) -> in.get(1).withDtype(in.get(0).dtype())))
-            .role(CostRole.PASS_THROUGH));
+            .role(CostRole.PASS_THROUGH)
+            .aliases(0));
   }
 
   /** One output of the input's dtype on the shape {@code f} computes from the attributes. */

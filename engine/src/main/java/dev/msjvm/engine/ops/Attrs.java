@@ -47,6 +47,16 @@ public final class Attrs {
     return new Attrs(Collections.unmodifiableMap(m));
   }
 
+  /** These attributes without {@code names} (the same object when it has none of them). */
+  public Attrs without(java.util.Collection<String> names) {
+    if (names.stream().noneMatch(values::containsKey)) {
+      return this;
+    }
+    Map<String, Object> m = new LinkedHashMap<>(values);
+    m.keySet().removeAll(names);
+    return new Attrs(Collections.unmodifiableMap(m));
+  }
+
   /** These attributes with every attribute of {@code extra} set (extra's values win). */
   public Attrs withAll(Attrs extra) {
     if (extra.values.isEmpty()) {

@@ -15,8 +15,11 @@ import java.util.Objects;
  * keeps them even when nothing reads their outputs; {@code written} lists the inputs such an
  * operator may write (null: any variable input). {@code infer} and {@code role} are null only for
  * the operators the compiler makes itself (collectives, redistribution steps), which are never
- * traced from Python. Example: {@code OpDef.of("Neg", kernel, g -> new Tensor[] {g.op("Neg",
- * Attrs.EMPTY, g.dout(0))}).infers(Infer.like(0)).role(CostRole.ELEMENTWISE)}.
+ * traced from Python. {@code aliases.get(j)}, where given, is the input whose storage output {@code
+ * j} is (a Load's value is its variable's storage; an optimizer's outputs are the variables it
+ * updated): what a dry run needs to count memory as a replay holds it (null: every output is new
+ * storage). Example: {@code OpDef.of("Neg", kernel, g -> new Tensor[] {g.op("Neg", Attrs.EMPTY,
+ * g.dout(0))}).infers(Infer.like(0)).role(CostRole.ELEMENTWISE)}.
  */
 public record OpDef(
     String name,
@@ -25,16 +28,18 @@ public record OpDef(
     boolean stateful,
     List<Integer> written,
     Infer infer,
-    CostRole costRole) {
+    CostRole costRole,
+    List<Integer> aliases) {
   public OpDef {
     Objects.requireNonNull(name);
     Objects.requireNonNull(kernel);
     written = written == null ? null : List.copyOf(written);
+    aliases = aliases == null ? List.of() : List.copyOf(aliases);
   }
 
   /** An operator whose {@code written} inputs, if {@code stateful}, may be written. */
   public OpDef(String name, Kernel kernel, GradRule grad, boolean stateful, List<Integer> written) {
-    this(name, kernel, grad, stateful, written, null, null);
+    this(name, kernel, grad, stateful, written, null, null, null);
   }
 
   /** An operator whose variable inputs, if {@code stateful}, may all be written. */
@@ -56,11 +61,21 @@ public record OpDef(
 
   /** This operator with its shape and dtype inference. */
   public OpDef infers(Infer f) {
-    return new OpDef(name, kernel, grad, stateful, written, f, costRole);
+    return new OpDef(name, kernel, grad, stateful, written, f, costRole, aliases);
   }
 
   /** This operator with its role in the strategy search. */
   public OpDef role(CostRole r) {
-    return new OpDef(name, kernel, grad, stateful, written, infer, r);
+    return new OpDef(name, kernel, grad, stateful, written, infer, r, aliases);
+  }
+
+  /** This operator, whose output {@code j} is the storage of input {@code inputs[j]}. */
+  public OpDef aliases(Integer... inputs) {
+    return new OpDef(name, kernel, grad, stateful, written, infer, costRole, List.of(inputs));
+  }
+
+  /** The input whose storage output {@code j} is, or -1 for new storage. */
+  public int aliasOf(int j) {
+    return j < aliases.size() ? aliases.get(j) : -1;
   }
 }

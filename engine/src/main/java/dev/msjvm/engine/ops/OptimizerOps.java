@@ -386,19 +386,24 @@ final class OptimizerOps {
     return List.of(
         new OpDef("ApplyMomentum", OptimizerOps::applyMomentum, GradRule.NONE, true)
             .infers(updates("ApplyMomentum", 1))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .aliases(0),
         new OpDef("SGD", OptimizerOps::sgd, GradRule.NONE, true)
             .infers(updates("SGD", 1))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .aliases(0),
         new OpDef("Adam", OptimizerOps::adam, GradRule.NONE, true)
             .infers(updates("Adam", 3))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .aliases(0, 1, 2),
         new OpDef("AdamWeightDecay", OptimizerOps::adamWeightDecay, GradRule.NONE, true)
             .infers(updates("AdamWeightDecay", 3))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .aliases(0, 1, 2),
         new OpDef("Lamb", OptimizerOps::lamb, GradRule.NONE, true)
             .infers(updates("Lamb", 3))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .aliases(0, 1, 2),
         OpDef.of(
                 "LearningRateSchedule",
                 c -> {

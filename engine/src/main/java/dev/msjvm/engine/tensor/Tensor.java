@@ -153,6 +153,14 @@ public final class Tensor {
     return data instanceof float[] f ? f : null;
   }
 
+  /**
+   * An object that is the same for exactly the tensors sharing this one's storage (null for an
+   * abstract tensor): what memory counts tell storage apart by. Not to be written through.
+   */
+  public Object storageKey() {
+    return data;
+  }
+
   /** Whether this tensor and {@code other} are views of the same storage. */
   public boolean sharesStorage(Tensor other) {
     return data != null && data == other.data;

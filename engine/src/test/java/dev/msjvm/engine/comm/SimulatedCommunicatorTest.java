@@ -44,4 +44,33 @@ class SimulatedCommunicatorTest {
     assertEquals(4 * (3 + 3), c.bytes());
     assertThrows(MsException.class, () -> c.allReduce(buf, ReduceOp.SUM, "unknown"));
   }
+
+  /**
+   * Each collective is timed on the link model: the ring closed forms (an AllReduce of S bytes on n
+   * ranks sends 2(n-1)/n S; field-anchors' example: 1 GB on 8 ranks at a bus bandwidth of 150 GB/s
+   * takes 11.7 ms) plus alpha per step.
+   */
+  @Test
+  void collectivesAreTimedOnTheLinks() {
+    LinkModel fast = new LinkModel(0, 150e9);
+    assertEquals(11.667e-3, fast.seconds(LinkModel.Kind.ALL_REDUCE, 1_000_000_000L, 8), 1e-6);
+    LinkModel link = LinkModel.parse("alpha_us=10,busbw_gbps=2");
+    assertEquals(new LinkModel(10e-6, 2e9), link);
+    assertEquals(link.alphaSeconds(), LinkModel.parse(link.spec()).alphaSeconds(), 1e-18);
+    assertEquals(link.busBytesPerSecond(), LinkModel.parse(link.spec()).busBytesPerSecond(), 1e-3);
+    assertEquals(LinkModel.IN_JVM, LinkModel.parse(null));
+    assertThrows(MsException.class, () -> LinkModel.parse("alpha=3"));
+    assertEquals(0, link.seconds(LinkModel.Kind.ALL_REDUCE, 1 << 20, 1));
+    SimulatedCommunicator c = SimulatedCommunicator.of(64, 5, link, "hccl_world_group");
+    c.createGroup("g8", IntStream.range(0, 8).boxed().toList());
+    float[] buf = new float[1000];
+    c.allReduce(buf, ReduceOp.SUM, "g8");
+    double allReduce = 14 * 10e-6 + 2 * 7 / 8.0 * 4000 / 2e9;
+    assertEquals(allReduce, c.seconds(), 1e-12);
+    c.allGather(buf, new float[8000], "g8"); // the gathered 32,000 bytes, 7/8 of them received
+    double allGather = 7 * 10e-6 + 7 / 8.0 * 32000 / 2e9;
+    assertEquals(allReduce + allGather, c.seconds(), 1e-12);
+    c.send(buf, 0, 1000, 6, 0, "hccl_world_group");
+    assertEquals(allReduce + allGather + 10e-6 + 4000 / 2e9, c.seconds(), 1e-12);
+  }
 }

@@ -64,7 +64,8 @@ class GraphTest {
 
   /**
    * A dry run of a training step's graph runs no kernel and changes no variable, gives the types a
-   * replay gives, and counts the same peak bytes of intermediate values as a real replay measures.
+   * replay gives, and counts the same peak bytes of intermediate values as a real replay measures
+   * (storage by storage: a Load of w is w's storage).
    */
   @Test
   void aDryRunTypesTheResultsAndCountsThePeakAReplayMeasures() {
@@ -86,6 +87,8 @@ class GraphTest {
     assertEquals(real.get(0).type(), dry.outputs().get(0));
     assertTrue(dry.peakBytes() > 0);
     assertEquals(graph.peakBytes(), dry.peakBytes(), "the static count equals the replay's");
+    assertEquals(graph.memory(), dry.memory(), "and so do the parts held at the peak");
+    assertTrue(dry.memory().variables() == bytes(e.w0()) + bytes(e.v0()), "w and v once each");
     assertThrows(MsException.class, () -> graph.dryRun(List.of(e.x().type())));
   }
 
@@ -303,5 +306,9 @@ class GraphTest {
     for (int s = 1; s < 4; s++) {
       assertEquals(expected[s], graph.run(rt, List.of(x)).get(0).getDouble(0), 1e-12);
     }
+  }
+
+  private static long bytes(Tensor t) {
+    return (long) t.size() * t.dtype().itemSize();
   }
 }

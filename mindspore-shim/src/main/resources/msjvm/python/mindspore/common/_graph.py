@@ -212,26 +212,50 @@ def _compile_partitioned(cell, args, key, cache):
 
 
 def report_dry_run():
-    """In a dry run at simulation level 1 or 2: after the first (simulated) step of a graph, prints
-    this rank's memory as MindSpore's dry run ends its log (``Used peak memory usage (without
-    fragments): <n>M``), with its parts, and writes them to ``dryrun_memory/rank_<r>.json``."""
-    if not os.environ.get("MS_SIMULATION_LEVEL", "").strip():
-        return
-    memory = host().dryRunMemory()
-    if memory is None or memory[2] not in (1, 2):
-        return
-    rank, size, level, params, states, peak, total = memory
+    """In a dry run: after the first (simulated) step of a graph at level 1, 2 or 3, prints this
+    rank's memory as MindSpore's dry run ends its log (``Used peak memory usage (without fragments):
+    <n>M``), with its parts, and writes them to ``dryrun_memory/rank_<r>.json``; at level 3, after
+    every step, prints its predicted time (the kernels measured, the collectives timed on the link
+    model) and adds it as a line to ``dryrun_time/rank_<r>.jsonl``."""
+    h = host()
+    memory = h.dryRunMemory()
+    if memory is not None and memory[2] in (1, 2, 3):
+        _report_memory(memory)
+    timing = h.dryRunTime()
+    if timing is not None:
+        _report_time(timing)
+    if memory is not None and os.environ.get("MSJVM_PLAN_ONLY"):
+        # The job server's POST /v1/plan: the plan and this rank's memory are written; no more steps.
+        raise SystemExit(0)
+
+
+def _report_memory(memory):
+    rank, size, level, params, states, inputs, values, total = memory
     mib = -(-total // (1 << 20))
     print(f"[dry run] rank {rank} of {size}, simulation level {level}: parameters {params} bytes, "
-          f"optimizer states {states} bytes, activations/gradients/communication at peak {peak} bytes")
+          f"optimizer states {states} bytes, inputs {inputs} bytes, activations/gradients/communication "
+          f"at the peak {values} bytes")
     print(f"Used peak memory usage (without fragments): {mib}M")
     print(f"Actual peak memory usage (with fragments): {mib}M", flush=True)
     os.makedirs("dryrun_memory", exist_ok=True)
     import json  # pylint: disable=import-outside-toplevel
     with open(os.path.join("dryrun_memory", f"rank_{rank}.json"), "w", encoding="utf-8") as f:
         json.dump({"rank": rank, "rank_size": size, "simulation_level": level, "parameter_bytes": params,
-                   "optimizer_state_bytes": states, "peak_activation_bytes": peak,
+                   "optimizer_state_bytes": states, "input_bytes": inputs, "peak_activation_bytes": values,
                    "used_peak_bytes": total}, f, indent=1)
+
+
+def _report_time(timing):
+    import json  # pylint: disable=import-outside-toplevel
+    rank, size, compute, comm, calls, sent, step, link = timing
+    print(f"[dry run] rank {rank} of {size}, step time predicted {step:.3f} ms: compute {compute:.3f} ms "
+          f"(measured) + communication {comm:.3f} ms ({calls} collectives, {sent} bytes sent, links {link})",
+          flush=True)
+    os.makedirs("dryrun_time", exist_ok=True)
+    with open(os.path.join("dryrun_time", f"rank_{rank}.jsonl"), "a", encoding="utf-8") as f:
+        f.write(json.dumps({"rank": rank, "rank_size": size, "link": link, "compute_ms": compute,
+                            "communication_ms": comm, "collectives": calls, "bytes_sent": sent,
+                            "step_ms": step}) + "\n")
 
 
 def _plan_partitioned(cell, args, key, cache):
@@ -286,8 +310,8 @@ def _plan_partitioned(cell, args, key, cache):
         template = ast.literal_eval(str(compiling.outputs()))
     local = plan.graph().java
     _save_plan(cell, plan)
-    if os.environ.get("MSJVM_PLAN_ONLY"):
-        # The job server's POST /v1/plan: the plan report is written, nothing is trained.
+    if os.environ.get("MSJVM_PLAN_ONLY") and os.environ.get("MS_SIMULATION_LEVEL", "").strip() in ("", "0"):
+        # A plan without a simulated step: the plan report is written, nothing is trained.
         raise SystemExit(0)
     cache[key] = (local, template)
     _set_layouts(cell, plan)

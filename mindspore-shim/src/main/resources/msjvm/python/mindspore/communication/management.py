@@ -72,7 +72,9 @@ def _init_simulated(backend_name):
     """``init()`` of a dry run (``MS_SIMULATION_LEVEL``, as ``msrun --sim_level`` sets it): this
     process is rank ``RANK_ID`` of a cluster of ``RANK_SIZE`` that is not there. Groups are created
     and checked as usual; collectives move nothing; compiled graphs are planned for this rank and,
-    below level 3, run no kernel (their results are zeros; level 1 prints this rank's memory).
+    below level 3, run no kernel (their results are zeros; level 1 prints this rank's memory); at level
+    3 this rank's kernels run and each step's time is predicted (measured compute plus the
+    collectives timed on ``MSJVM_SIM_LINK``'s links).
     MindSpore's CPU wheel refuses a dry run ("Dryrun is not supported on CPU device"); here it
     works on any device target."""
     worlds = {"hccl": HCCL_WORLD_COMM_GROUP, "nccl": NCCL_WORLD_COMM_GROUP, "mccl": MCCL_WORLD_COMM_GROUP}
@@ -87,7 +89,9 @@ def _init_simulated(backend_name):
                            f"{os.getenv('MS_SIMULATION_LEVEL')!r}, {os.getenv('RANK_SIZE')!r} and "
                            f"{os.getenv('RANK_ID')!r}.") from err
     world = worlds[backend_name]
-    session().commSimulate(world, level, size, rank)
+    # MSJVM_SIM_LINK ("alpha_us=<us>,busbw_gbps=<GB/s>"): the cluster's links, which time the
+    # collectives a level-3 step is predicted with (default: this machine's in-JVM communicator).
+    session().commSimulate(world, level, size, rank, os.getenv("MSJVM_SIM_LINK"))
     GlobalComm.BACKEND = Backend(backend_name)
     GlobalComm.WORLD_COMM_GROUP = world
     GlobalComm.INITED = True

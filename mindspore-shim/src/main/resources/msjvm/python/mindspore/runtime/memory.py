@@ -1,7 +1,10 @@
-"""``mindspore.runtime.set_memory`` with MindSpore's checks; values in the Java Session."""
+"""``mindspore.runtime`` memory: ``set_memory`` with MindSpore's checks (values in the Java Session),
+and the bytes this rank's tensors hold as the engine counts them in each compiled step (parameters,
+optimizer states, the step's inputs and the values it computes, each storage once; a dry run counts
+what a replay would hold)."""
 from mindspore import _checkparam as Validator
 from mindspore._checkparam import args_type_check
-from mindspore._host import session
+from mindspore._host import host, session
 
 _MEMORY_PATTERN = r'[1-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB'
 _RESERVE_PATTERN = r'[0-9][0-9]*(\.)?[0-9]*GB|0\.[0-9]*GB'
@@ -38,3 +41,25 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
     run.set("optimize_level", 1 if optimize_level == "O1" else 0)
     run.set("huge_page_reserve_size", float(huge_page_reserve_size[:-2]))
     run.set("configured", True)
+
+
+def memory_allocated():
+    """Bytes this rank's tensors hold after its last compiled step (parameters, optimizer states,
+    the step's inputs and results)."""
+    return int(host().memoryAllocated())
+
+
+def max_memory_allocated():
+    """The most bytes this rank's tensors held at once during any compiled step since the start or
+    the last ``reset_peak_memory_stats``/``reset_max_memory_allocated``."""
+    return int(host().maxMemoryAllocated())
+
+
+def reset_max_memory_allocated():
+    """The peak of ``max_memory_allocated`` starts again from what is held now."""
+    host().resetPeakMemory()
+
+
+def reset_peak_memory_stats():
+    """Resets the peak counts (``max_memory_allocated``)."""
+    host().resetPeakMemory()

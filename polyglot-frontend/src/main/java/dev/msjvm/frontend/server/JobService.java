@@ -59,7 +59,13 @@ public class JobService {
       @Schema(minimum = "1", description = "wall-time limit, at most --max-wall-seconds")
           Integer timeoutSeconds,
       @Schema(minimum = "64", description = "the job's own JVM heap, at most --max-memory-mb")
-          Integer memoryMb) {}
+          Integer memoryMb,
+      @Schema(
+              minimum = "1",
+              description =
+                  "POST /v1/plan only: the size of the cluster to plan (default: workers); the"
+                      + " job's workers are its ranks 0..workers-1, each a dry run of its rank")
+          Integer rankSize) {}
 
   /** Thrown for a submission the server refuses (HTTP 400). */
   public static final class BadRequest extends RuntimeException {
@@ -157,10 +163,18 @@ public class JobService {
 
   /**
    * How a queued job is to run: its wall-time limit, its own heap (null: on rank threads of this
-   * JVM), extra environment (a plan-only run's) and its disk quota.
+   * JVM), extra environment (a plan's), its disk quota, and for a plan the size of the cluster its
+   * workers dry-run ranks of (0: a real job).
    */
   private record Launch(
-      int timeoutSeconds, Integer heapMb, Map<String, String> env, DiskQuota quota) {}
+      int timeoutSeconds,
+      Integer heapMb,
+      Map<String, String> env,
+      DiskQuota quota,
+      int clusterSize) {}
+
+  /** The largest cluster {@code POST /v1/plan} plans (MindSpore's dry run has no bound either). */
+  static final int MAX_PLAN_RANKS = 1 << 20;
 
   private final Map<String, Process> processes = new ConcurrentHashMap<>();
   private ChildPool children;
@@ -259,13 +273,19 @@ public class JobService {
 
   /** Queues {@code s}; returns its record (QUEUED). */
   public JobRecord submit(Submission s) {
+    if (s != null && s.rankSize() != null) {
+      throw new BadRequest("'rankSize' is for POST /v1/plan (a dry run), not for a job");
+    }
     return submit(s, Map.of());
   }
 
   /**
-   * Runs {@code s} as a plan-only job (the traced step is partitioned and its plan report written,
-   * nothing is trained: {@code MSJVM_PLAN_ONLY}); completes, without holding a thread while the job
-   * runs, with its record and each rank's plan report files (name → text).
+   * Runs {@code s} as a plan: a dry run (msrun's {@code --sim_level=1}) of ranks 0..workers-1 of a
+   * {@code rankSize}-rank cluster, which stops after each rank's first simulated step ({@code
+   * MSJVM_PLAN_ONLY}): no kernel runs, no parameter is filled, nothing is communicated. Completes,
+   * without holding a thread while the job runs, with its record, each rank's plan report files
+   * (name → text) and each rank's memory as the dry run counted it (rank → the fields of {@code
+   * dryrun_memory/rank_<r>.json}).
    */
   public CompletionStage<Map<String, Object>> plan(Submission s) {
     JobRecord queuedRecord = submit(s, Map.of("MSJVM_PLAN_ONLY", "1", "MS_DEV_SAVE_GRAPHS", "1"));
@@ -273,6 +293,7 @@ public class JobService {
         .thenApplyAsync(
             r -> {
               Map<String, String> reports = new java.util.TreeMap<>();
+              Map<Integer, Object> memory = new java.util.TreeMap<>();
               Path work = store.work(r.id());
               try (Stream<Path> files = Files.walk(work)) {
                 for (Path f : files.filter(Files::isRegularFile).toList()) {
@@ -280,16 +301,28 @@ public class JobService {
                   if (name.startsWith("rank_")) {
                     reports.put(name, Files.readString(f));
                   }
+                  java.util.regex.Matcher m = DRY_RUN_MEMORY.matcher(name);
+                  if (m.matches()) {
+                    memory.put(Integer.valueOf(m.group(1)), PLAN_JSON.readTree(f.toFile()));
+                  }
                 }
               } catch (IOException e) {
                 throw new UncheckedIOException(e);
               }
               return Map.of(
-                  "id", r.id(), "state", r.state(), "ranks", r.ranks(), "reports", reports);
+                  "id", r.id(), "state", r.state(), "ranks", r.ranks(), "reports", reports,
+                  "memory", memory);
             },
             // Not a queue thread: those may all be busy running jobs.
             java.util.concurrent.ForkJoinPool.commonPool());
   }
+
+  /** A dry run's memory file in a job's directory: {@code dryrun_memory/rank_<r>.json}. */
+  private static final java.util.regex.Pattern DRY_RUN_MEMORY =
+      java.util.regex.Pattern.compile("dryrun_memory/rank_(\\d+)\\.json");
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper PLAN_JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** Completes with the job's final record once it has ended. */
   public CompletionStage<JobRecord> whenDone(String id) {
@@ -315,6 +348,19 @@ public class JobService {
     int workers = s.workers() == null ? 1 : s.workers();
     if (workers < 1 || workers > maxWorkers) {
       throw new BadRequest("'workers' must be between 1 and " + maxWorkers + ", got " + workers);
+    }
+    int clusterSize = 0;
+    if (env.containsKey("MSJVM_PLAN_ONLY")) {
+      clusterSize = s.rankSize() == null ? workers : s.rankSize();
+      if (clusterSize < workers || clusterSize > MAX_PLAN_RANKS) {
+        throw new BadRequest(
+            "'rankSize' must be between 'workers' ("
+                + workers
+                + ") and "
+                + MAX_PLAN_RANKS
+                + ", got "
+                + clusterSize);
+      }
     }
     int limit = s.timeoutSeconds() == null ? maxWallSeconds : s.timeoutSeconds();
     if (limit < 1 || limit > maxWallSeconds) {
@@ -385,7 +431,7 @@ public class JobService {
               + quota.maxFiles()
               + " files)");
     }
-    launches.put(id, new Launch(limit, heap, env, quota));
+    launches.put(id, new Launch(limit, heap, env, quota, clusterSize));
     List<JobRecord.RankStatus> ranks = new ArrayList<>();
     for (int r = 0; r < workers; r++) {
       ranks.add(new JobRecord.RankStatus(r, null));
@@ -411,8 +457,15 @@ public class JobService {
     }
     r = r.running(Instant.now());
     update(r);
+    Launch launch = launches.get(id);
     List<String> argv = new ArrayList<>();
-    argv.add("--worker_num=" + r.workers());
+    if (launch.clusterSize() > 0) {
+      // A plan: the workers are ranks 0..workers-1 of the cluster, each a dry run of its rank.
+      argv.add("--worker_num=" + launch.clusterSize());
+      argv.add("--sim_level=1");
+    } else {
+      argv.add("--worker_num=" + r.workers());
+    }
     argv.add("--local_worker_num=" + r.workers());
     argv.add("--log_dir=logs");
     argv.add("--join=True");
@@ -420,7 +473,6 @@ public class JobService {
     argv.addAll(r.args());
     MsRun.Outcome outcome;
     String reason = null;
-    Launch launch = launches.get(id);
     java.util.concurrent.ScheduledFuture<?> watch = watch(id, launch);
     try {
       outcome =

@@ -234,21 +234,28 @@ class JobResourceTest {
     assertEquals("the job exceeded its wall-time limit of 2 s", r.get("reason"));
   }
 
+  /** A semi_auto network planned by POST /v1/plan (also by {@code WebPageTest}). */
+  static final String PLANNED =
+      String.join(
+          "\n",
+          "import mindspore as ms",
+          "from mindspore import nn, ops",
+          "from mindspore.communication import init",
+          "ms.set_context(mode=ms.GRAPH_MODE)",
+          "init()",
+          "ms.set_auto_parallel_context(parallel_mode='semi_auto_parallel')",
+          "net = nn.Dense(8, 4)",
+          "net.matmul.shard(((2, 1), (1, 1)))",
+          "print(net(ops.ones((4, 8), ms.float32)))",
+          "print('trained')");
+
+  /**
+   * A plan is a dry run: ranks 0 and 1 of a 64-rank cluster plan their parts and count their memory
+   * without a kernel or a collective, and stop before training.
+   */
   @Test
   void planReturnsEachRanksPlanWithoutTraining() {
-    String script =
-        String.join(
-            "\n",
-            "import mindspore as ms",
-            "from mindspore import nn, ops",
-            "from mindspore.communication import init",
-            "ms.set_context(mode=ms.GRAPH_MODE)",
-            "init()",
-            "ms.set_auto_parallel_context(parallel_mode='semi_auto_parallel')",
-            "net = nn.Dense(8, 4)",
-            "net.matmul.shard(((2, 1), (1, 1)))",
-            "print(net(ops.ones((4, 8), ms.float32)))",
-            "print('trained')");
+    String script = PLANNED;
     given()
         .contentType(ContentType.JSON)
         .body(Map.of("script", script))
@@ -258,7 +265,7 @@ class JobResourceTest {
     Map<String, Object> plan =
         authed()
             .contentType(ContentType.JSON)
-            .body(Map.of("script", script, "workers", 2))
+            .body(Map.of("script", script, "workers", 2, "rankSize", 64))
             .post("/v1/plan")
             .then()
             .statusCode(200)
@@ -276,8 +283,31 @@ class JobResourceTest {
             .orElseThrow()
             .getValue();
     assertTrue(rank0.contains("MatMul") && rank0.contains("strategy"), rank0);
+    assertTrue(rank0.contains("MatMul") && rank0.contains("strategy"), rank0);
+    Map<String, Map<String, Object>> memory = (Map<String, Map<String, Object>>) plan.get("memory");
+    assertEquals(java.util.Set.of("0", "1"), memory.keySet(), plan.toString());
+    for (Map<String, Object> m : memory.values()) {
+      assertEquals(64, m.get("rank_size"), m.toString());
+      // Dense(8, 4)'s weight (4 x 8) and bias, whole on every rank under ((2, 1), (1, 1)).
+      assertEquals(4 * (4 * 8 + 4), m.get("parameter_bytes"), m.toString());
+    }
     String log = authed().get("/v1/jobs/" + plan.get("id") + "/logs/0").asString();
     assertTrue(!log.contains("trained"), "plan-only stops before the step runs: " + log);
+    assertTrue(log.contains("Used peak memory usage (without fragments)"), log);
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", script, "workers", 2, "rankSize", 1))
+        .post("/v1/plan")
+        .then()
+        .statusCode(400)
+        .body("error", containsString("'rankSize'"));
+    authed()
+        .contentType(ContentType.JSON)
+        .body(Map.of("script", script, "rankSize", 8))
+        .post("/v1/jobs")
+        .then()
+        .statusCode(400)
+        .body("error", containsString("'rankSize' is for POST /v1/plan"));
   }
 
   /**

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The web page in headless Chromium (Debian's {@code chromium}; bin/test installs it): after a
  * 2-stage pipeline job, the page lists the job, shows both ranks' logs, draws each operator's
- * strategy as a device grid and the pipeline timeline with the F/B blocks of every micro-batch.
+ * strategy as a device grid and the pipeline timeline with the F/B blocks of every micro-batch; for
+ * a plan (a dry run), each rank's memory as a table.
  */
 @QuarkusTest
 class WebPageTest {
@@ -88,6 +89,37 @@ class WebPageTest {
     assertEquals("SUCCEEDED", state);
     given().get("/").then().statusCode(200);
 
+    String page = render(id);
+    assertTrue(page.contains("data-id=\"" + id + "\""), "the job list has the job");
+    assertTrue(
+        page.contains("trained on rank 0") && page.contains("trained on rank 1"), "both logs");
+    assertTrue(page.contains("class=\"strategy\""), "strategy grids");
+    assertTrue(page.contains("class=\"timeline\""), "the pipeline timeline");
+    for (String block : List.of("F0", "F3", "B0", "B3")) {
+      assertTrue(page.contains("class=\"block " + block + "\""), "timeline block " + block);
+    }
+  }
+
+  /** A plan (a dry run of 2 ranks of a 16-rank cluster): the page shows each rank's memory. */
+  @Test
+  void thePageShowsAPlansMemoryPerRank() throws Exception {
+    String id =
+        given()
+            .header("Authorization", "Bearer test-token")
+            .contentType(ContentType.JSON)
+            .body(Map.of("script", JobResourceTest.PLANNED, "workers", 2, "rankSize", 16))
+            .post("/v1/plan")
+            .then()
+            .statusCode(200)
+            .extract()
+            .path("id");
+    String page = render(id);
+    assertTrue(page.contains("class=\"memory\""), "the memory table");
+    assertTrue(page.contains("dry run of 16 ranks"), "the cluster planned");
+  }
+
+  /** The page of job {@code id} as headless Chromium leaves its DOM. */
+  private String render(String id) throws Exception {
     Path dom = Files.createTempFile("msjvm-page", ".html");
     Process chromium =
         new ProcessBuilder(
@@ -104,14 +136,7 @@ class WebPageTest {
             .start();
     assertTrue(chromium.waitFor(120, TimeUnit.SECONDS), "chromium did not finish");
     String page = Files.readString(dom, StandardCharsets.UTF_8);
-    assertTrue(page.contains("data-id=\"" + id + "\""), "the job list has the job");
-    assertTrue(
-        page.contains("trained on rank 0") && page.contains("trained on rank 1"), "both logs");
-    assertTrue(page.contains("class=\"strategy\""), "strategy grids");
-    assertTrue(page.contains("class=\"timeline\""), "the pipeline timeline");
-    for (String block : List.of("F0", "F3", "B0", "B3")) {
-      assertTrue(page.contains("class=\"block " + block + "\""), "timeline block " + block);
-    }
     Files.delete(dom);
+    return page;
   }
 }

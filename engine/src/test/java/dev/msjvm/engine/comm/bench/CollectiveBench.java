@@ -85,7 +85,26 @@ public final class CollectiveBench {
           gbs(arAlg * n),
           gbs(agAlg * n));
     }
+    System.out.printf("%nLink model (a level-3 dry run's MSJVM_SIM_LINK): %s%n", calibrate(coll));
     System.out.printf("%nTotal %.1f s%n", (System.nanoTime() - start) / 1e9);
+  }
+
+  /**
+   * The {@link dev.msjvm.engine.comm.LinkModel} these AllReduce times give: alpha the smallest
+   * size's time over its 2(n-1) ring steps, the bus bandwidth the median from 256 KB up.
+   */
+  static String calibrate(double[][] coll) {
+    double n = RANKS;
+    double alphaUs = coll[0][0] / 1e3 / (2 * (n - 1));
+    List<Double> busbw = new ArrayList<>();
+    for (int i = 0; i < SIZES.length; i++) {
+      if (SIZES[i] >= 256L << 10 && !Double.isNaN(coll[i][0])) {
+        busbw.add(SIZES[i] / coll[i][0] * 2 * (n - 1) / n);
+      }
+    }
+    double[] sorted = busbw.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return String.format(
+        "alpha_us=%.1f,busbw_gbps=%.2f", alphaUs, sorted.length == 0 ? Double.NaN : median(sorted));
   }
 
   /** Per size: {allreduce ns, allgather ns} median per call, NaN where the heap is too small. */

@@ -2,8 +2,11 @@ package dev.msjvm.engine.parallel.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
@@ -11,6 +14,7 @@ import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
 import dev.msjvm.engine.tensor.Tensor;
+import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -85,6 +89,37 @@ class OpDeclarationsTest {
       computed.add(t.type());
     }
     assertEquals(computed, inferred, c.name());
+  }
+
+  /**
+   * An output that is the storage of an input is declared so ({@link OpDef#aliasOf}), and a
+   * declared one is: a dry run counts memory from these declarations as a replay counts storage.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void aliasesAreDeclared(RuleCases.Case c) {
+    OpDef def = OpTable.get(c.op());
+    Object[] in = new Object[c.inputs().size()];
+    for (int i = 0; i < in.length; i++) {
+      Tensor t = c.inputs().get(i).copy();
+      in[i] = def.writes(i) ? new Variable("v" + i, t) : t;
+    }
+    Tensor[] out = new Runtime(NaiveBlas::new).apply(def, c.attrs(), in);
+    for (int j = 0; j < out.length; j++) {
+      List<Integer> shared = new ArrayList<>();
+      for (int i = 0; i < in.length; i++) {
+        Tensor t = in[i] instanceof Variable v ? v.current() : (Tensor) in[i];
+        if (out[j].sharesStorage(t)) {
+          shared.add(i);
+        }
+      }
+      int declared = def.aliasOf(j);
+      if (declared < 0) {
+        assertEquals(List.of(), shared, c.name() + " output " + j + " is new storage");
+      } else {
+        assertTrue(shared.contains(declared), c.name() + " output " + j + " is input " + declared);
+      }
+    }
   }
 
   /** A call the operator refuses. */
