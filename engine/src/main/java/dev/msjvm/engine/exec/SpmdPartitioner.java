@@ -109,6 +109,17 @@ public final class SpmdPartitioner {
   /** Loads of variables not placed yet: node index -> the variable. */
   private final Map<Integer, Variable> pendingLoads = new LinkedHashMap<>();
 
+  /** The variables an earlier compile laid out whole (replicated on every rank). */
+  private final java.util.Set<Variable> earlierWhole = new java.util.HashSet<>();
+
+  /**
+   * The first Load in this compile of each of {@link #earlierWhole}: the decisions see it as a
+   * parameter not placed yet, as the first compile did, so a recompile (another batch size, eval
+   * after train) decides as the first compile (unannotated operators take their default strategy
+   * rather than following the others' inputs); its value keeps the earlier layout.
+   */
+  private final java.util.Set<Integer> unplacedForDecisions = new java.util.HashSet<>();
+
   private SpmdPartitioner(
       Graph global,
       List<TensorLayout> argLayouts,
@@ -292,6 +303,9 @@ public final class SpmdPartitioner {
       TensorLayout l = placed.get(v);
       if (l != null) {
         p.varLayouts.put(v, l);
+        if (l.sliceShape().equals(l.shape())) {
+          p.earlierWhole.add(v);
+        }
       }
     }
     p.run();
@@ -307,6 +321,8 @@ public final class SpmdPartitioner {
         TensorLayout placed = varLayouts.get(v.variable());
         if (placed == null) {
           pendingLoads.put(n, v.variable());
+        } else if (earlierWhole.remove(v.variable())) {
+          unplacedForDecisions.add(n);
         }
         layouts[n] = new TensorLayout[] {placed};
         localOut[n] =
@@ -314,8 +330,11 @@ public final class SpmdPartitioner {
         continue;
       }
       List<TensorLayout> current = new ArrayList<>();
+      List<TensorLayout> seen = new ArrayList<>();
       for (Ref r : node.inputs()) {
-        current.add(layoutOf(r, node, current.size()));
+        TensorLayout l = layoutOf(r, node, current.size());
+        current.add(l);
+        seen.add(r instanceof Out o && unplacedForDecisions.contains(o.node()) ? null : l);
       }
       NodeSharding s =
           decided != null
@@ -325,7 +344,7 @@ public final class SpmdPartitioner {
                   node.attrs(),
                   List.of(node.inShapes()),
                   List.of(node.outShapes()),
-                  Collections.unmodifiableList(current),
+                  Collections.unmodifiableList(seen),
                   devices);
       shardings[n] = s;
       strategies.put(n, s.strategy());
