@@ -78,20 +78,8 @@ public final class Initializers {
   /** The block of {@link #uniform(long, int, float, float)}'s values (see the block normal). */
   public static float[] uniform(
       long seed, int[] shape, int[] begin, int[] length, float a, float b) {
-    RandomPhilox g = new RandomPhilox(seed);
-    float[] out = new float[count(length)];
     double width = (double) b - (double) a;
-    forEachRun(
-        shape,
-        begin,
-        length,
-        (first, at, n) -> {
-          g.skipTo(first);
-          for (int k = 0; k < n; k++) {
-            out[at + k] = (float) (width * unit(g.nextInt()) + a);
-          }
-        });
-    return out;
+    return wordPerElement(seed, shape, begin, length, word -> (float) (width * unit(word) + a));
   }
 
   /** The block of {@link #truncatedNormal(long, int, float, float, float, float)}'s values. */
@@ -107,11 +95,35 @@ public final class Initializers {
     if (!(sigma > 0)) {
       throw new IllegalArgumentException("TruncatedNormal: invalid sigma " + sigma + ".");
     }
-    RandomPhilox g = new RandomPhilox(seed);
     double alpha = ((double) a - mean) / sigma;
     double beta = ((double) b - mean) / sigma;
     double cdfA = erfc(-alpha / ROOT_TWO) / 2.0;
     double cdfB = erfc(-beta / ROOT_TWO) / 2.0;
+    return wordPerElement(
+        seed,
+        shape,
+        begin,
+        length,
+        word -> {
+          double p = cdfA + unit(word) * (cdfB - cdfA);
+          double x = -erfcInv(2.0 * p) * ROOT_TWO;
+          return (float) (mean + x * sigma);
+        });
+  }
+
+  /** The value of an element from the one stream word it draws. */
+  @FunctionalInterface
+  private interface FromWord {
+    float value(int word);
+  }
+
+  /**
+   * The block of a fill whose element i is {@code f} of word i of the stream from {@code seed}
+   * (uniform and truncated normal: one word per element).
+   */
+  private static float[] wordPerElement(
+      long seed, int[] shape, int[] begin, int[] length, FromWord f) {
+    RandomPhilox g = new RandomPhilox(seed);
     float[] out = new float[count(length)];
     forEachRun(
         shape,
@@ -120,9 +132,7 @@ public final class Initializers {
         (first, at, n) -> {
           g.skipTo(first);
           for (int k = 0; k < n; k++) {
-            double p = cdfA + unit(g.nextInt()) * (cdfB - cdfA);
-            double x = -erfcInv(2.0 * p) * ROOT_TWO;
-            out[at + k] = (float) (mean + x * sigma);
+            out[at + k] = f.value(g.nextInt());
           }
         });
     return out;
