@@ -4,6 +4,8 @@ import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.parallel.rules.ElementwiseRules;
+import dev.msjvm.engine.parallel.rules.ShapeRules;
 import dev.msjvm.engine.tensor.Activations;
 import dev.msjvm.engine.tensor.ShapeOps;
 import dev.msjvm.engine.tensor.Tensor;
@@ -29,22 +31,26 @@ final class ArrayOps {
                 c -> one(ShapeOps.reshape(c.in(0), c.attrs().ints("shape"))),
                 ArrayOps::reshapeBack)
             .infers(shape((a, x) -> ShapeOps.reshapeShape(x, a.ints("shape"))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.reshape()),
         OpDef.of(
                 "ExpandDims",
                 c -> one(ShapeOps.expandDims(c.in(0), c.attrs().integer("axis"))),
                 ArrayOps::reshapeBack)
             .infers(shape((a, x) -> ShapeOps.expandDimsShape(x, a.integer("axis"))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.expandDims()),
         OpDef.of(
                 "Squeeze",
                 c -> one(ShapeOps.squeeze(c.in(0), c.attrs().ints("axis"))),
                 ArrayOps::reshapeBack)
             .infers(shape((a, x) -> ShapeOps.squeezeShape(x, a.ints("axis"))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.squeeze()),
         OpDef.of("Flatten", c -> one(ShapeOps.flatten(c.in(0))), ArrayOps::reshapeBack)
             .infers(shape((a, x) -> ShapeOps.flattenShape(x)))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.flatten()),
         OpDef.of(
                 "Transpose",
                 c -> one(ShapeOps.transpose(c.in(0), c.attrs().ints("perm"))),
@@ -58,7 +64,8 @@ final class ArrayOps {
                   return one(g.op("Transpose", Attrs.of("perm", List.of(inverse)), g.dout(0)));
                 })
             .infers(shape((a, x) -> ShapeOps.transposeShape(x, a.ints("perm"))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.transpose()),
         OpDef.of(
                 "Cast",
                 c -> {
@@ -75,7 +82,8 @@ final class ArrayOps {
                             ? g.op("Cast", Attrs.of("dtype", g.in(0).dtype().name()), g.dout(0))
                             : null))
             .infers(Infer.one((a, in) -> in.get(0).withDtype(DType.valueOf(a.string("dtype")))))
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.pointwise()),
         OpDef.of(
                 "BroadcastTo",
                 c -> one(ShapeOps.broadcastTo(c.in(0), new Shape(c.attrs().ints("shape")))),
@@ -87,26 +95,32 @@ final class ArrayOps {
                       Shape.broadcast("BroadcastTo", x, to);
                       return to;
                     }))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.broadcastTo()),
         OpDef.of("ZerosLike", c -> one(Activations.zerosLike(c.in(0))), GradRule.NONE)
             .infers(Infer.like(0))
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.pointwise()),
         OpDef.of("OnesLike", c -> one(Activations.onesLike(c.in(0))), GradRule.NONE)
             .infers(Infer.like(0))
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.pointwise()),
         OpDef.of("StopGradient", c -> one(c.in(0)), GradRule.NONE)
             .infers(Infer.like(0))
             .role(CostRole.PASS_THROUGH)
+            .shards(ElementwiseRules.pointwise())
             .aliases(0),
         // The value unchanged; a strategy on it lays the value out (Cell.shard's inputs).
         OpDef.of("Identity", c -> one(c.in(0)), g -> one(g.dout(0)))
             .infers(Infer.like(0))
             .role(CostRole.PASS_THROUGH)
+            .shards(ElementwiseRules.pointwise())
             .aliases(0),
         // The value a variable holds at this point of a traced step (recorded for every read).
         OpDef.of("Load", c -> one(c.in(0)), g -> one(g.dout(0)))
             .infers(Infer.like(0))
             .role(CostRole.PASS_THROUGH)
+            .shards(ElementwiseRules.pointwise())
             .aliases(0),
         new OpDef(
                 "Assign",
@@ -124,6 +138,7 @@ final class ArrayOps {
             // The value written, in the variable's dtype.
             .infers(Infer.one((a, in) -> in.get(1).withDtype(in.get(0).dtype())))
             .role(CostRole.PASS_THROUGH)
+            .shards(ElementwiseRules.arithmetic())
             .aliases(0));
   }
 

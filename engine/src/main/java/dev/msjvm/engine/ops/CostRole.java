@@ -20,7 +20,17 @@ public enum CostRole {
    * elementwise in MindSpore's sense.
    */
   PASS_THROUGH,
-  /** Everything else (reshapes, reductions, gathers, convolutions, optimizer updates): by rule. */
+  /**
+   * ApplyMomentum, SGD, Adam, AdamWeightDecay: fused optimizer updates. They run in their
+   * parameter's own layout, so the strategy search leaves them out; by rule otherwise.
+   */
+  UPDATE,
+  /**
+   * Lamb: an update whose trust ratio takes norms over the whole parameter, so it runs on the whole
+   * parameter (optimizer parallel leaves its parameters whole); by rule otherwise.
+   */
+  WHOLE_UPDATE,
+  /** Everything else (reshapes, reductions, gathers, convolutions): by rule. */
   GENERAL;
 
   /** Whether MindSpore counts the operator as elementwise ({@code IsElementWiseOperator}). */

@@ -1,5 +1,6 @@
 package dev.msjvm.engine.ops;
 
+import dev.msjvm.engine.parallel.rules.ElementwiseRules;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ final class ElementwiseOps {
       defs.add(
           OpDef.of(name, c -> one(Elementwise.binary(name, c.in(0), c.in(1))), binaryGrad(name))
               .infers(Infer.one((a, in) -> Elementwise.binaryType(name, in.get(0), in.get(1))))
-              .role(CostRole.ELEMENTWISE));
+              .role(CostRole.ELEMENTWISE)
+              .shards(ElementwiseRules.arithmetic()));
     }
     defs.add(
         OpDef.of(
@@ -58,12 +60,14 @@ final class ElementwiseOps {
                     (a, in) ->
                         Elementwise.binaryScalarType(
                             Elementwise.Binary.of(a.string("op")), in.get(0), a.get("scalar"))))
-            .role(CostRole.ELEMENTWISE));
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.pointwise()));
     for (Elementwise.Unary u : Elementwise.Unary.values()) {
       defs.add(
           OpDef.of(u.primitive(), c -> one(Elementwise.unary(u, c.in(0))), unaryGrad(u))
               .infers(Infer.one((a, in) -> Elementwise.unaryType(u, in.get(0))))
-              .role(CostRole.ELEMENTWISE));
+              .role(CostRole.ELEMENTWISE)
+              .shards(ElementwiseRules.pointwise()));
     }
     return defs;
   }

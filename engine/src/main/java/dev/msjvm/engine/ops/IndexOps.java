@@ -3,6 +3,9 @@ package dev.msjvm.engine.ops;
 import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.parallel.rules.ElementwiseRules;
+import dev.msjvm.engine.parallel.rules.IndexRules;
+import dev.msjvm.engine.parallel.rules.ShapeRules;
 import dev.msjvm.engine.tensor.Indexing;
 import dev.msjvm.engine.tensor.Joining;
 import dev.msjvm.engine.tensor.Tensor;
@@ -46,7 +49,8 @@ final class IndexOps {
                 },
                 IndexOps::concatGrad)
             .infers(Infer.one((a, in) -> Joining.concatType(in, a.integer("axis", 0))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.concat()),
         OpDef.of(
                 "Split",
                 c ->
@@ -68,7 +72,8 @@ final class IndexOps {
                         a.integer("output_num", 1),
                         Joining.splitType(
                             in.get(0), a.integer("axis", 0), a.integer("output_num", 1))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.split()),
         OpDef.of(
                 "Gather",
                 c -> one(Indexing.gather(c.in(0), c.in(1), c.attrs().integer("axis", 0))),
@@ -88,7 +93,8 @@ final class IndexOps {
             .infers(
                 Infer.one(
                     (a, in) -> Indexing.gatherType(in.get(0), in.get(1), a.integer("axis", 0))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(IndexRules.gather()),
         OpDef.of(
                 "GatherGrad",
                 c ->
@@ -104,7 +110,8 @@ final class IndexOps {
                     (a, in) ->
                         Indexing.gatherGradType(
                             in.get(0), in.get(1), a.integer("axis"), new Shape(a.ints("shape")))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(IndexRules.gatherGrad()),
         OpDef.of(
                 "OneHot",
                 c ->
@@ -125,7 +132,8 @@ final class IndexOps {
                             in.get(1),
                             in.get(2),
                             a.integer("axis", -1))))
-            .role(CostRole.BATCH_PARALLEL),
+            .role(CostRole.BATCH_PARALLEL)
+            .shards(ShapeRules.oneHot()),
         OpDef.of(
                 "Select",
                 c -> one(Indexing.select(c.in(0), c.in(1), c.in(2))),
@@ -138,7 +146,8 @@ final class IndexOps {
                   };
                 })
             .infers(Infer.one((a, in) -> Indexing.selectType(in.get(0), in.get(1), in.get(2))))
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.arithmetic()),
         OpDef.of(
                 "Tile",
                 c -> one(Joining.tile(c.in(0), c.attrs().intArray("multiples"))),
@@ -155,7 +164,8 @@ final class IndexOps {
                             .withShape(
                                 Joining.tileShape(
                                     "Tile", in.get(0).shape(), a.intArray("multiples")))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.tile()),
         OpDef.of(
                 "TileGrad",
                 c ->
@@ -170,7 +180,8 @@ final class IndexOps {
                     (a, in) ->
                         Joining.tileGradType(
                             in.get(0), new Shape(a.ints("shape")), a.intArray("multiples"))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.tileGrad()),
         OpDef.of(
                 "StridedSlice",
                 c -> one(Indexing.stridedSlice(c.in(0), spec(c.attrs()))),
@@ -181,7 +192,8 @@ final class IndexOps {
                             g.attrs().with("shapex", g.in(0).shape().dims()),
                             g.dout(0))))
             .infers(Infer.one((a, in) -> Indexing.stridedSliceType(in.get(0), spec(a))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(IndexRules.stridedSlice()),
         OpDef.of(
                 "StridedSliceGrad",
                 c ->
@@ -194,7 +206,8 @@ final class IndexOps {
                     (a, in) ->
                         Indexing.stridedSliceGradType(
                             in.get(0), new Shape(a.ints("shapex")), spec(a))))
-            .role(CostRole.GENERAL));
+            .role(CostRole.GENERAL)
+            .shards(IndexRules.stridedSliceGrad()));
   }
 
   private static Tensor[] concatGrad(GradRule.Call g) {

@@ -4,6 +4,10 @@ import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
 import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.parallel.rules.ElementwiseRules;
+import dev.msjvm.engine.parallel.rules.MatrixRules;
+import dev.msjvm.engine.parallel.rules.PartialOp;
+import dev.msjvm.engine.parallel.rules.ReductionRules;
 import dev.msjvm.engine.tensor.Activations;
 import dev.msjvm.engine.tensor.MatMul;
 import dev.msjvm.engine.tensor.Reductions;
@@ -44,7 +48,8 @@ final class MathOps {
                             in.get(1),
                             a.bool("transpose_a", false),
                             a.bool("transpose_b", false))))
-            .role(CostRole.MATMUL));
+            .role(CostRole.MATMUL)
+            .shards(MatrixRules.matmul()));
     for (Reductions.Op r : Reductions.Op.values()) {
       defs.add(
           OpDef.of(
@@ -69,7 +74,8 @@ final class MathOps {
                               in.get(0),
                               a.ints("axis"),
                               a.bool("keep_dims", false))))
-              .role(CostRole.GENERAL));
+              .role(CostRole.GENERAL)
+              .shards(ReductionRules.reduce(partial(r))));
     }
     defs.add(
         OpDef.of(
@@ -84,7 +90,8 @@ final class MathOps {
                   return one(g.op("Mul", NONE, y, g.op("Sub", NONE, dy, s)));
                 })
             .infers(softmaxType("Softmax"))
-            .role(CostRole.SOFTMAX));
+            .role(CostRole.SOFTMAX)
+            .shards(ReductionRules.softmax("Softmax")));
     defs.add(
         OpDef.of(
                 "LogSoftmax",
@@ -101,11 +108,22 @@ final class MathOps {
                       g.op("Sub", NONE, dy, g.op("Mul", NONE, g.op("Exp", NONE, g.out(0)), s)));
                 })
             .infers(softmaxType("LogSoftmax"))
-            .role(CostRole.SOFTMAX));
+            .role(CostRole.SOFTMAX)
+            .shards(ReductionRules.softmax("LogSoftmax")));
     defs.add(activationGrad("ReluGrad", 0, 0));
     defs.add(activationGrad("SigmoidGrad", 1, 1));
     defs.add(activationGrad("TanhGrad", 2, 1));
     return defs;
+  }
+
+  /** How a reduction split over its reduced dims leaves its output: partial of the same op. */
+  private static PartialOp partial(Reductions.Op r) {
+    return switch (r) {
+      case SUM -> PartialOp.SUM;
+      case MEAN -> PartialOp.MEAN;
+      case MAX -> PartialOp.MAX;
+      case MIN -> PartialOp.MIN;
+    };
   }
 
   private static Infer softmaxType(String name) {
@@ -123,7 +141,8 @@ final class MathOps {
                   checkSameShape(dy.shape(), in.get(1 - dyAt).shape());
                   return dy;
                 }))
-        .role(CostRole.ELEMENTWISE);
+        .role(CostRole.ELEMENTWISE)
+        .shards(ElementwiseRules.arithmetic());
   }
 
   private static void checkSameShape(Shape dy, Shape y) {

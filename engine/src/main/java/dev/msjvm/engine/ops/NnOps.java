@@ -5,6 +5,11 @@ import static dev.msjvm.engine.ops.ElementwiseOps.one;
 import dev.msjvm.engine.backend.Blas;
 import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.parallel.rules.ElementwiseRules;
+import dev.msjvm.engine.parallel.rules.MatrixRules;
+import dev.msjvm.engine.parallel.rules.NnRules;
+import dev.msjvm.engine.parallel.rules.ReductionRules;
+import dev.msjvm.engine.parallel.rules.ShardingRule;
 import dev.msjvm.engine.tensor.BatchMatMul;
 import dev.msjvm.engine.tensor.Convolution;
 import dev.msjvm.engine.tensor.NnActivations;
@@ -92,7 +97,8 @@ final class NnOps {
                     (a, in) ->
                         Pooling.poolType(
                             name, in.get(0), hw(a, "kernel_size"), hw(a, "strides"), padMode(a))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(NnRules.pooling()),
         OpDef.of(
                 name + "Grad",
                 c ->
@@ -114,7 +120,8 @@ final class NnOps {
                             hw(a, "kernel_size"),
                             hw(a, "strides"),
                             padMode(a))))
-            .role(CostRole.GENERAL));
+            .role(CostRole.GENERAL)
+            .shards(NnRules.poolingGrad()));
   }
 
   /** A convolution gradient's kernel: output gradient, other input, the shape it computes. */
@@ -149,7 +156,7 @@ final class NnOps {
    * shape of the input whose gradient it computes.
    */
   private static OpDef convGrad(
-      String name, String shapeAttr, ConvGradKernel kernel, ConvGradType type) {
+      String name, String shapeAttr, ConvGradKernel kernel, ConvGradType type, ShardingRule rule) {
     return OpDef.of(
             name,
             c -> {
@@ -179,7 +186,8 @@ final class NnOps {
                         hw(a, "stride"),
                         hw(a, "dilation"),
                         a.integer("group", 1))))
-        .role(CostRole.GENERAL);
+        .role(CostRole.GENERAL)
+        .shards(rule);
   }
 
   static List<OpDef> defs() {
@@ -199,10 +207,12 @@ final class NnOps {
                       g.dout(0), g.needs(1) ? g.op("BiasAddGrad", NONE, g.dout(0)) : null
                     })
             .infers(Infer.one((a, in) -> NnActivations.biasAddType(in.get(0), in.get(1))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(MatrixRules.biasAdd()),
         OpDef.of("BiasAddGrad", c -> one(NnActivations.biasAddGrad(c.in(0))), GradRule.UNDEFINED)
             .infers(Infer.one((a, in) -> NnActivations.biasAddGradType(in.get(0))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(MatrixRules.biasAddGrad()),
         OpDef.of(
                 "BatchMatMul",
                 c ->
@@ -222,7 +232,8 @@ final class NnOps {
                             in.get(1),
                             a.bool("transpose_a", false),
                             a.bool("transpose_b", false))))
-            .role(CostRole.MATMUL),
+            .role(CostRole.MATMUL)
+            .shards(MatrixRules.matmul()),
         OpDef.of(
                 "Conv2D",
                 c -> one(conv(c)),
@@ -257,17 +268,20 @@ final class NnOps {
                             hw(a, "stride"),
                             hw(a, "dilation"),
                             a.integer("group", 1))))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(NnRules.conv2d()),
         convGrad(
             "Conv2DBackpropInput",
             "input_shape",
             Convolution::conv2dBackpropInput,
-            Convolution::conv2dBackpropInputType),
+            Convolution::conv2dBackpropInputType,
+            NnRules.conv2dBackpropInput()),
         convGrad(
             "Conv2DBackpropFilter",
             "filter_shape",
             Convolution::conv2dBackpropFilter,
-            Convolution::conv2dBackpropFilterType),
+            Convolution::conv2dBackpropFilterType,
+            NnRules.conv2dBackpropFilter()),
         new OpDef(
                 "BatchNorm",
                 c -> {
@@ -307,7 +321,8 @@ final class NnOps {
                 (a, in) ->
                     Normalization.batchNormType(
                         in.get(0), in.get(1), in.get(2), in.get(3), in.get(4)))
-            .role(CostRole.BATCH_PARALLEL),
+            .role(CostRole.BATCH_PARALLEL)
+            .shards(ReductionRules.batchNorm()),
         OpDef.of(
                 "BatchNormGrad",
                 c -> {
@@ -327,7 +342,8 @@ final class NnOps {
                 (a, in) ->
                     Normalization.batchNormGradType(
                         in.get(0), in.get(1), in.get(2), in.get(3), in.get(4)))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ReductionRules.batchNormGrad()),
         OpDef.of(
                 "LayerNorm",
                 c -> {
@@ -361,7 +377,8 @@ final class NnOps {
                         in.get(2),
                         a.integer("begin_norm_axis", 1),
                         a.integer("begin_params_axis", 1)))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ReductionRules.layerNorm()),
         OpDef.of(
                 "LayerNormGrad",
                 c -> {
@@ -385,16 +402,19 @@ final class NnOps {
                         in.get(4),
                         a.integer("begin_norm_axis", 1),
                         a.integer("begin_params_axis", 1)))
-            .role(CostRole.GENERAL),
+            .role(CostRole.GENERAL)
+            .shards(ReductionRules.layerNormGrad()),
         OpDef.of(
                 "GeLU",
                 c -> one(NnActivations.gelu(c.in(0))),
                 g -> one(g.op("GeLUGrad", NONE, g.dout(0), g.in(0))))
             .infers(Infer.one((a, in) -> NnActivations.geluType(in.get(0))))
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.pointwise()),
         OpDef.of("GeLUGrad", c -> one(NnActivations.geluGrad(c.in(0), c.in(1))), GradRule.UNDEFINED)
             .infers(Infer.one((a, in) -> NnActivations.geluGradType(in.get(0), in.get(1))))
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.arithmetic()),
         new OpDef(
                 "Dropout",
                 c -> {
@@ -412,7 +432,8 @@ final class NnOps {
                   AbstractTensor y = NnActivations.dropoutType(in.get(0), a.real("keep_prob"));
                   return List.of(y, y);
                 })
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.pointwise(2)),
         OpDef.of(
                 "DropoutGrad",
                 c -> one(NnActivations.dropoutGrad(c.in(0), c.in(1), c.attrs().real("keep_prob"))),
@@ -421,7 +442,8 @@ final class NnOps {
                 Infer.one(
                     (a, in) ->
                         NnActivations.dropoutGradType(in.get(0), in.get(1), a.real("keep_prob"))))
-            .role(CostRole.ELEMENTWISE),
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.arithmetic()),
         OpDef.of(
                 "SoftmaxCrossEntropyWithLogits",
                 c -> {
@@ -433,7 +455,8 @@ final class NnOps {
                   return new Tensor[] {g.op("Mul", NONE, d, g.out(1)), null};
                 })
             .infers((a, in) -> NnLosses.softmaxCrossEntropyWithLogitsType(in.get(0), in.get(1)))
-            .role(CostRole.BATCH_PARALLEL),
+            .role(CostRole.BATCH_PARALLEL)
+            .shards(ReductionRules.softmaxCrossEntropy()),
         OpDef.of(
                 "SparseSoftmaxCrossEntropyWithLogits",
                 c ->
@@ -453,7 +476,8 @@ final class NnOps {
                     (a, in) ->
                         NnLosses.sparseSoftmaxCrossEntropyWithLogitsType(
                             in.get(0), in.get(1), a.bool("is_grad", false))))
-            .role(CostRole.BATCH_PARALLEL),
+            .role(CostRole.BATCH_PARALLEL)
+            .shards(ReductionRules.sparseSoftmaxCrossEntropy()),
         OpDef.of(
                 "SparseSoftmaxCrossEntropyWithLogitsGrad",
                 c ->
@@ -469,7 +493,8 @@ final class NnOps {
                     (a, in) ->
                         NnLosses.sparseSoftmaxCrossEntropyWithLogitsType(
                             in.get(0), in.get(1), true)))
-            .role(CostRole.GENERAL));
+            .role(CostRole.GENERAL)
+            .shards(ReductionRules.sparseSoftmaxCrossEntropyGrad()));
   }
 
   private static Tensor[] batchMatMulGrad(GradRule.Call g) {

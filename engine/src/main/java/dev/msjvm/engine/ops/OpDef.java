@@ -1,13 +1,13 @@
 package dev.msjvm.engine.ops;
 
+import dev.msjvm.engine.parallel.rules.ShardingRule;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * One operator, declared once: its MindSpore primitive name, its reference kernel, its shape and
- * dtype inference, its gradient and its role in the strategy search. Its sharding rule is declared
- * under the same name in {@code dev.msjvm.engine.parallel.rules.Rules}; {@code OpDeclarationsTest}
- * fails when a registered operator lacks any part.
+ * dtype inference, its gradient, its sharding rule and its role in the strategy search. {@code
+ * OpDeclarationsTest} fails when a registered operator lacks any part.
  *
  * <p>{@code grad} is {@link GradRule#UNDEFINED} when no gradient is defined (differentiating
  * through it is an error naming the operator), {@link GradRule#NONE} when its inputs get none.
@@ -18,8 +18,10 @@ import java.util.Objects;
  * traced from Python. {@code aliases.get(j)}, where given, is the input whose storage output {@code
  * j} is (a Load's value is its variable's storage; an optimizer's outputs are the variables it
  * updated): what a dry run needs to count memory as a replay holds it (null: every output is new
- * storage). Example: {@code OpDef.of("Neg", kernel, g -> new Tensor[] {g.op("Neg", Attrs.EMPTY,
- * g.dout(0))}).infers(Infer.like(0)).role(CostRole.ELEMENTWISE)}.
+ * storage). {@code sharding} is the operator's rule, bound to its name (the families in {@code
+ * dev.msjvm.engine.parallel.rules} make the rules: {@code ElementwiseRules.pointwise()}...).
+ * Example: {@code OpDef.of("Neg", kernel, g -> new Tensor[] {g.op("Neg", Attrs.EMPTY,
+ * g.dout(0))}).infers(Infer.like(0)).role(CostRole.ELEMENTWISE).shards(ElementwiseRules.pointwise())}.
  */
 public record OpDef(
     String name,
@@ -29,7 +31,8 @@ public record OpDef(
     List<Integer> written,
     Infer infer,
     CostRole costRole,
-    List<Integer> aliases) {
+    List<Integer> aliases,
+    ShardingRule sharding) {
   public OpDef {
     Objects.requireNonNull(name);
     Objects.requireNonNull(kernel);
@@ -39,7 +42,7 @@ public record OpDef(
 
   /** An operator whose {@code written} inputs, if {@code stateful}, may be written. */
   public OpDef(String name, Kernel kernel, GradRule grad, boolean stateful, List<Integer> written) {
-    this(name, kernel, grad, stateful, written, null, null, null);
+    this(name, kernel, grad, stateful, written, null, null, null, null);
   }
 
   /** An operator whose variable inputs, if {@code stateful}, may all be written. */
@@ -61,17 +64,24 @@ public record OpDef(
 
   /** This operator with its shape and dtype inference. */
   public OpDef infers(Infer f) {
-    return new OpDef(name, kernel, grad, stateful, written, f, costRole, aliases);
+    return new OpDef(name, kernel, grad, stateful, written, f, costRole, aliases, sharding);
   }
 
   /** This operator with its role in the strategy search. */
   public OpDef role(CostRole r) {
-    return new OpDef(name, kernel, grad, stateful, written, infer, r, aliases);
+    return new OpDef(name, kernel, grad, stateful, written, infer, r, aliases, sharding);
   }
 
   /** This operator, whose output {@code j} is the storage of input {@code inputs[j]}. */
   public OpDef aliases(Integer... inputs) {
-    return new OpDef(name, kernel, grad, stateful, written, infer, costRole, List.of(inputs));
+    return new OpDef(
+        name, kernel, grad, stateful, written, infer, costRole, List.of(inputs), sharding);
+  }
+
+  /** This operator with its sharding rule, bound to its name. */
+  public OpDef shards(ShardingRule rule) {
+    return new OpDef(
+        name, kernel, grad, stateful, written, infer, costRole, aliases, rule.named(name));
   }
 
   /** The input whose storage output {@code j} is, or -1 for new storage. */

@@ -3,6 +3,7 @@ package dev.msjvm.engine.ops;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.parallel.rules.OptimizerRules;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.List;
@@ -386,23 +387,28 @@ final class OptimizerOps {
     return List.of(
         new OpDef("ApplyMomentum", OptimizerOps::applyMomentum, GradRule.NONE, true)
             .infers(updates("ApplyMomentum", 1))
-            .role(CostRole.GENERAL)
+            .role(CostRole.UPDATE)
+            .shards(OptimizerRules.update(1))
             .aliases(0),
         new OpDef("SGD", OptimizerOps::sgd, GradRule.NONE, true)
             .infers(updates("SGD", 1))
-            .role(CostRole.GENERAL)
+            .role(CostRole.UPDATE)
+            .shards(OptimizerRules.update(1))
             .aliases(0),
         new OpDef("Adam", OptimizerOps::adam, GradRule.NONE, true)
             .infers(updates("Adam", 3))
-            .role(CostRole.GENERAL)
+            .role(CostRole.UPDATE)
+            .shards(OptimizerRules.update(3))
             .aliases(0, 1, 2),
         new OpDef("AdamWeightDecay", OptimizerOps::adamWeightDecay, GradRule.NONE, true)
             .infers(updates("AdamWeightDecay", 3))
-            .role(CostRole.GENERAL)
+            .role(CostRole.UPDATE)
+            .shards(OptimizerRules.update(3))
             .aliases(0, 1, 2),
         new OpDef("Lamb", OptimizerOps::lamb, GradRule.NONE, true)
             .infers(updates("Lamb", 3))
-            .role(CostRole.GENERAL)
+            .role(CostRole.WHOLE_UPDATE)
+            .shards(OptimizerRules.lamb())
             .aliases(0, 1, 2),
         OpDef.of(
                 "LearningRateSchedule",
@@ -415,6 +421,7 @@ final class OptimizerOps {
                 },
                 GradRule.NONE)
             .infers(Infer.one((a, in) -> in.get(0).withDtype(DType.FLOAT32)))
-            .role(CostRole.GENERAL));
+            .role(CostRole.GENERAL)
+            .shards(OptimizerRules.learningRateSchedule()));
   }
 }

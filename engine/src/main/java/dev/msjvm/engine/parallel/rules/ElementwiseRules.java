@@ -2,8 +2,6 @@ package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
-import dev.msjvm.engine.tensor.Elementwise;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,75 +9,30 @@ import java.util.List;
  * info): every dimension passes through; inputs broadcast right-aligned, a size-1 dim facing a
  * larger one never splits; the device matrix is the output's dims. No forward communication.
  */
-final class ElementwiseRules {
+public final class ElementwiseRules {
   private ElementwiseRules() {}
 
-  static final List<String> BINARY =
-      List.of(
-          "Add",
-          "AddExt",
-          "Sub",
-          "SubExt",
-          "Mul",
-          "Div",
-          "RealDiv",
-          "Maximum",
-          "Minimum",
-          "Pow",
-          "FloorDiv",
-          "FloorMod",
-          "Equal",
-          "NotEqual",
-          "Less",
-          "LessEqual",
-          "Greater",
-          "GreaterEqual",
-          // gradient operators of pointwise ops: two same-shaped inputs
-          "ReluGrad",
-          "SigmoidGrad",
-          "TanhGrad",
-          "GeLUGrad",
-          "DropoutGrad",
-          "Assign",
-          "Select");
-
-  static List<String> unary() {
-    List<String> names = new ArrayList<>();
-    for (Elementwise.Unary u : Elementwise.Unary.values()) {
-      names.add(u.primitive());
-    }
-    names.addAll(
-        List.of(
-            "GeLU",
-            "ScalarOp",
-            "Cast",
-            "ZerosLike",
-            "OnesLike",
-            "StopGradient",
-            "Identity",
-            "Load",
-            "Dropout"));
-    return names;
+  /**
+   * The arithmetic operators (two or more inputs broadcast right-aligned): a dim two inputs share
+   * must be split alike (ArithmeticBase's check).
+   */
+  public static ShardingRule arithmetic() {
+    return ShardingRule.of((attrs, shapes) -> Letters.broadcast(shapes))
+        .checking(ElementwiseRules::arithmeticCheck);
   }
 
-  static List<ShardingRule> rules() {
-    List<ShardingRule> out = new ArrayList<>();
-    for (String name : BINARY) {
-      out.add(
-          ShardingRule.of(name, (attrs, shapes) -> Letters.broadcast(shapes))
-              .checking(ElementwiseRules::arithmeticCheck));
-    }
-    for (String name : unary()) {
-      out.add(
-          ShardingRule.of(
-              name,
-              (attrs, shapes) -> {
-                EinsumSpec s = Letters.broadcast(shapes);
-                // Dropout also returns its mask, laid out as the input.
-                return name.equals("Dropout") ? withOutputs(s, 2, shapes.get(0)) : s;
-              }));
-    }
-    return out;
+  /** A pointwise operator of one input (activations, casts, pass-throughs). */
+  public static ShardingRule pointwise() {
+    return ShardingRule.of((attrs, shapes) -> Letters.broadcast(shapes));
+  }
+
+  /**
+   * A pointwise operator of one input with {@code outputs} outputs laid out as the input (Dropout
+   * also returns its mask).
+   */
+  public static ShardingRule pointwise(int outputs) {
+    return ShardingRule.of(
+        (attrs, shapes) -> withOutputs(Letters.broadcast(shapes), outputs, shapes.get(0)));
   }
 
   private static EinsumSpec withOutputs(EinsumSpec s, int n, Shape shape) {

@@ -16,26 +16,35 @@ import java.util.List;
  * StridedSlice: a dim the slice does not cover wholly with stride 1 stays unsplit; the slices of
  * the split dims run with local begin/end.
  */
-final class IndexRules {
+public final class IndexRules {
   private IndexRules() {}
 
-  static List<ShardingRule> rules() {
-    return List.of(
-        ShardingRule.of("Gather", IndexRules::gather),
-        ShardingRule.of("GatherGrad", IndexRules::gatherGrad)
-            .localizing(ShardingRule.outputShapeAttr("shape")),
-        ShardingRule.of(
-                "StridedSlice", (attrs, shapes) -> stridedSlice(attrs, shapes.get(0), false))
-            .localizing(
-                (attrs, s, rank) -> localSlice(attrs, s.inputLayouts().get(0).sliceShape())),
-        ShardingRule.of(
-                "StridedSliceGrad",
-                (attrs, shapes) -> stridedSlice(attrs, new Shape(attrs.ints("shapex")), true))
-            .localizing(
-                (attrs, s, rank) -> {
-                  Shape local = s.outputLayouts().get(0).sliceShape();
-                  return localSlice(attrs, local).with("shapex", local.dims());
-                }));
+  /** Gather (gather_info.cc). */
+  public static ShardingRule gather() {
+    return ShardingRule.of(IndexRules::gather);
+  }
+
+  /** GatherGrad: the table-shaped gradient of Gather, its {@code shape} the rank's slice. */
+  public static ShardingRule gatherGrad() {
+    return ShardingRule.of(IndexRules::gatherGrad)
+        .localizing(ShardingRule.outputShapeAttr("shape"));
+  }
+
+  /** StridedSlice: each rank slices its own piece with local begin/end. */
+  public static ShardingRule stridedSlice() {
+    return ShardingRule.of((attrs, shapes) -> stridedSlice(attrs, shapes.get(0), false))
+        .localizing((attrs, s, rank) -> localSlice(attrs, s.inputLayouts().get(0).sliceShape()));
+  }
+
+  /** StridedSliceGrad: StridedSlice's rule on the gradient's {@code shapex}. */
+  public static ShardingRule stridedSliceGrad() {
+    return ShardingRule.of(
+            (attrs, shapes) -> stridedSlice(attrs, new Shape(attrs.ints("shapex")), true))
+        .localizing(
+            (attrs, s, rank) -> {
+              Shape local = s.outputLayouts().get(0).sliceShape();
+              return localSlice(attrs, local).with("shapex", local.dims());
+            });
   }
 
   static EinsumSpec gather(Attrs attrs, List<Shape> shapes) {

@@ -10,29 +10,34 @@ import java.util.List;
  * bc..->c} (partial SUM over the other dims). The device matrix is MindSpore's {@code [batch..., i,
  * k, j]} whatever the transposes; a split k makes the output partial (AllReduce SUM).
  */
-final class MatrixRules {
+public final class MatrixRules {
   private MatrixRules() {}
 
-  static List<ShardingRule> rules() {
-    return List.of(
-        ShardingRule.of("MatMul", MatrixRules::matmul).checking(MatrixRules::matmulCheck),
-        ShardingRule.of("BatchMatMul", MatrixRules::matmul).checking(MatrixRules::matmulCheck),
-        ShardingRule.of(
-                "BiasAdd",
-                (attrs, shapes) -> {
-                  String x = Letters.run('a', shapes.get(0).rank());
-                  return EinsumSpec.parse(x + "," + x.charAt(1) + "->" + x);
-                })
-            .checking(
-                (attrs, spec, s, shapes, n) ->
-                    s.get(0).get(1).equals(s.get(1).get(0)) ? null : "Invalid strategy."),
-        ShardingRule.of(
-            "BiasAddGrad",
+  /** MatMul and BatchMatMul (MatMul::CheckInputStrategy's texts). */
+  public static ShardingRule matmul() {
+    return ShardingRule.of(MatrixRules::matmul).checking(MatrixRules::matmulCheck);
+  }
+
+  /** BiasAdd: the bias takes the channel dim's split. */
+  public static ShardingRule biasAdd() {
+    return ShardingRule.of(
             (attrs, shapes) -> {
               String x = Letters.run('a', shapes.get(0).rank());
-              String other = x.substring(0, 1) + x.substring(2);
-              return EinsumSpec.parse(x + "->" + x.charAt(1)).reduce(other, PartialOp.SUM);
-            }));
+              return EinsumSpec.parse(x + "," + x.charAt(1) + "->" + x);
+            })
+        .checking(
+            (attrs, spec, s, shapes, n) ->
+                s.get(0).get(1).equals(s.get(1).get(0)) ? null : "Invalid strategy.");
+  }
+
+  /** BiasAddGrad: the channel sums of the other dims, partial where they are split. */
+  public static ShardingRule biasAddGrad() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String x = Letters.run('a', shapes.get(0).rank());
+          String other = x.substring(0, 1) + x.substring(2);
+          return EinsumSpec.parse(x + "->" + x.charAt(1)).reduce(other, PartialOp.SUM);
+        });
   }
 
   /**

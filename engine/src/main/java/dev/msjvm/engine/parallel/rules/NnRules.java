@@ -25,19 +25,46 @@ import java.util.function.Supplier;
  * (NeighborExchangeV2). msjvm keeps H and W whole; a split is refused with MindSpore's text where
  * its Info refuses it too, else with the generic "can not be split" one.
  */
-final class NnRules {
+public final class NnRules {
   private NnRules() {}
 
-  static List<ShardingRule> rules() {
-    return List.of(
-        ShardingRule.of("Conv2D", NnRules::conv2d).checking(NnRules::conv2dCheck),
-        convGrad("Conv2DBackpropInput", "nohw,oi__->nihw", "o", "input_shape")
-            .checking(NnRules::conv2dBackpropInputCheck),
-        convGrad("Conv2DBackpropFilter", "nohw,nihw->oi__", "n", "filter_shape"),
-        pooling("MaxPool"),
-        pooling("AvgPool"),
-        ShardingRule.of("MaxPoolGrad", NnRules::poolingGrad),
-        ShardingRule.of("AvgPoolGrad", NnRules::poolingGrad));
+  /** Conv2D (conv2d_info.cc). */
+  public static ShardingRule conv2d() {
+    return ShardingRule.of(NnRules::conv2d).checking(NnRules::conv2dCheck);
+  }
+
+  /** Conv2DBackpropInput: Conv2D's gradient for its input, {@code input_shape} the slice's. */
+  public static ShardingRule conv2dBackpropInput() {
+    return convGrad("nohw,oi__->nihw", "o", "input_shape")
+        .checking(NnRules::conv2dBackpropInputCheck);
+  }
+
+  /** Conv2DBackpropFilter: partial over the batch, {@code filter_shape} the slice's. */
+  public static ShardingRule conv2dBackpropFilter() {
+    return convGrad("nohw,nihw->oi__", "n", "filter_shape");
+  }
+
+  /** MaxPool, AvgPool: the window dims stay whole. */
+  public static ShardingRule pooling() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              Shape x = shapes.get(0);
+              int[] kernel = pair(attrs, "kernel_size");
+              int[] strides = pair(attrs, "strides");
+              int[] out = {x.dim(0), x.dim(1), 0, 0};
+              for (int a = 0; a < 2; a++) {
+                out[2 + a] = outSize(padMode(attrs, "VALID"), x.dim(2 + a), kernel[a], strides[a]);
+              }
+              return EinsumSpec.parse("nchw->nchw")
+                  .unsplit("hw")
+                  .outputShapes(List.of(Shape.of(out)));
+            })
+        .checking(NnRules::poolingCheck);
+  }
+
+  /** MaxPoolGrad, AvgPoolGrad. */
+  public static ShardingRule poolingGrad() {
+    return ShardingRule.of(NnRules::poolingGrad);
   }
 
   static EinsumSpec conv2d(Attrs attrs, List<Shape> shapes) {
@@ -60,33 +87,14 @@ final class NnRules {
    * A convolution gradient {@code form} whose output shape is the attribute {@code shapeAttr}
    * (localised to the slice) and which sums over the letter {@code summed}.
    */
-  private static ShardingRule convGrad(String name, String form, String summed, String shapeAttr) {
+  private static ShardingRule convGrad(String form, String summed, String shapeAttr) {
     return ShardingRule.of(
-            name,
             (attrs, shapes) ->
                 EinsumSpec.parse(form)
                     .unsplit("hw")
                     .reduce(summed, PartialOp.SUM)
                     .outputShapes(List.of(new Shape(attrs.ints(shapeAttr)))))
         .localizing(ShardingRule.outputShapeAttr(shapeAttr));
-  }
-
-  private static ShardingRule pooling(String name) {
-    return ShardingRule.of(
-            name,
-            (attrs, shapes) -> {
-              Shape x = shapes.get(0);
-              int[] kernel = pair(attrs, "kernel_size");
-              int[] strides = pair(attrs, "strides");
-              int[] out = {x.dim(0), x.dim(1), 0, 0};
-              for (int a = 0; a < 2; a++) {
-                out[2 + a] = outSize(padMode(attrs, "VALID"), x.dim(2 + a), kernel[a], strides[a]);
-              }
-              return EinsumSpec.parse("nchw->nchw")
-                  .unsplit("hw")
-                  .outputShapes(List.of(Shape.of(out)));
-            })
-        .checking(NnRules::poolingCheck);
   }
 
   /** MaxPoolGrad/AvgPoolGrad(x, dy): dy's H and W are the pooled ones, whole like x's. */

@@ -1,6 +1,9 @@
 package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.CostRole;
+import dev.msjvm.engine.ops.OpDef;
+import dev.msjvm.engine.ops.OpTable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,47 +25,49 @@ import java.util.Map;
 public final class OptimizerRules {
   private OptimizerRules() {}
 
-  /** Operator name and its number of outputs. */
-  private static final Map<String, Integer> OPS =
-      Map.of("ApplyMomentum", 1, "SGD", 1, "Adam", 3, "AdamWeightDecay", 3);
-
-  /** Whether {@code op} is one of the fused optimizer updates. */
+  /**
+   * Whether {@code op} is one of the fused optimizer updates (cost role {@link CostRole#UPDATE}).
+   */
   public static boolean isUpdate(String op) {
-    return OPS.containsKey(op);
+    OpDef d = OpTable.find(op);
+    return d != null && d.costRole() == CostRole.UPDATE;
   }
 
   /**
-   * Whether {@code op} updates a parameter from norms over all of it (Lamb's trust ratio): it must
-   * run on the whole parameter, never on a piece of it (optimizer parallel skips its parameters).
+   * Whether {@code op} updates a parameter from norms over all of it (Lamb's trust ratio, cost role
+   * {@link CostRole#WHOLE_UPDATE}): it must run on the whole parameter, never on a piece of it
+   * (optimizer parallel skips its parameters).
    */
   public static boolean needsWholeParameter(String op) {
-    return op.equals("Lamb");
+    OpDef d = OpTable.find(op);
+    return d != null && d.costRole() == CostRole.WHOLE_UPDATE;
   }
 
-  static List<ShardingRule> rules() {
-    List<ShardingRule> out = new ArrayList<>();
-    for (var e : OPS.entrySet()) {
-      out.add(ShardingRule.of(e.getKey(), (attrs, shapes) -> update(shapes, e.getValue())));
-    }
-    out.add(
-        ShardingRule.of(
-            "Lamb",
-            (attrs, shapes) -> {
-              EinsumSpec spec = update(shapes, 3);
-              return spec.unsplit(spec.matrix());
-            }));
-    out.add(
-        ShardingRule.of(
-            "LearningRateSchedule",
-            (attrs, shapes) -> {
-              Shape step = shapes.get(0);
-              String whole = "_".repeat(step.rank());
-              return EinsumSpec.parse(whole + "->" + whole).outputShapes(List.of(step));
-            }));
-    return out;
+  /** A fused update with {@code outputs} parameter-shaped outputs. */
+  public static ShardingRule update(int outputs) {
+    return ShardingRule.of((attrs, shapes) -> update(shapes, outputs));
   }
 
-  static EinsumSpec update(List<Shape> shapes, int outputs) {
+  /** Lamb: the update's letters stay unsplit. */
+  public static ShardingRule lamb() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          EinsumSpec spec = update(shapes, 3);
+          return spec.unsplit(spec.matrix());
+        });
+  }
+
+  /** LearningRateSchedule: one replicated learning rate. */
+  public static ShardingRule learningRateSchedule() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          Shape step = shapes.get(0);
+          String whole = "_".repeat(step.rank());
+          return EinsumSpec.parse(whole + "->" + whole).outputShapes(List.of(step));
+        });
+  }
+
+  private static EinsumSpec update(List<Shape> shapes, int outputs) {
     Shape param = shapes.get(0);
     String p = Letters.run('a', param.rank());
     List<String> in = new ArrayList<>();

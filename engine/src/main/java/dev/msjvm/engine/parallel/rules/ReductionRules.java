@@ -14,86 +14,101 @@ import java.util.Map;
  * (loss_info.cc, batch_parallel_info.cc), LayerNorm and BatchNorm (normalised dims unsplit) and
  * their gradients (the parameter gradients sum over the other dims: partial SUM where split).
  */
-final class ReductionRules {
+public final class ReductionRules {
   private ReductionRules() {}
 
-  static List<ShardingRule> rules() {
-    List<ShardingRule> out = new ArrayList<>();
-    for (var e :
-        Map.of(
-                "ReduceSum", PartialOp.SUM,
-                "ReduceMean", PartialOp.MEAN,
-                "ReduceMax", PartialOp.MAX,
-                "ReduceMin", PartialOp.MIN)
-            .entrySet()) {
-      out.add(ShardingRule.of(e.getKey(), (attrs, shapes) -> reduce(e.getValue(), attrs, shapes)));
-    }
-    for (String name : List.of("Softmax", "LogSoftmax")) {
-      out.add(
-          ShardingRule.of(
-                  name,
-                  (attrs, shapes) -> {
-                    String x = Letters.run('a', shapes.get(0).rank());
-                    int axis = Letters.axis(name, attrs.integer("axis", -1), x.length());
-                    return EinsumSpec.parse(x + "->" + x).unsplit(x.substring(axis, axis + 1));
-                  })
-              .checking(
-                  (attrs, spec, s, shapes, n) -> {
-                    for (int d = 0; d < s.get(0).size(); d++) {
-                      char c = spec.inputs().get(0).charAt(d);
-                      if (spec.unsplit().indexOf(c) >= 0 && s.get(0).get(d) != 1) {
-                        return "The strategy corresponding to axis dimension("
-                            + s.get(0).get(d)
-                            + ") is not 1";
-                      }
-                    }
-                    return null;
-                  }));
-    }
-    out.add(
-        ShardingRule.of(
-                "SoftmaxCrossEntropyWithLogits",
-                (attrs, shapes) -> {
-                  String x = Letters.run('a', shapes.get(0).rank());
-                  return EinsumSpec.parse(x + "," + x + "->" + x.charAt(0) + "," + x)
-                      .unsplit(x.substring(x.length() - 1));
-                })
-            .checking(
-                (attrs, spec, s, shapes, n) -> {
-                  if (!s.get(0).equals(s.get(1))) {
-                    return "Strategies of relevant dimensions are not equal.";
-                  }
-                  int c = s.get(0).getLast();
-                  return c == 1
-                      ? null
-                      : "The strategy corresponding to axis dimension is not 1, input: "
-                          + c
-                          + ", label: "
-                          + s.get(1).getLast();
-                }));
-    out.add(
-        ShardingRule.of(
-                "SparseSoftmaxCrossEntropyWithLogits",
-                (attrs, shapes) ->
-                    attrs.bool("is_grad", false)
-                        ? SPARSE_GRAD
-                        // BatchParallelInfo: device matrix [batch split]; the mean loss is partial.
-                        : EinsumSpec.parse("bc,b->").matrix("b").reduce("b", PartialOp.MEAN))
-            .checking(ReductionRules::dataParallelCheck)
-            // The loss itself is the mean of the ranks' means (partial MEAN); only the gradient,
-            // whose rows stay on their ranks, divides by the global batch.
-            .localizing(
-                (attrs, s, rank) ->
-                    attrs.bool("is_grad", false) ? globalBatch(attrs, s, rank) : attrs));
-    out.add(
-        ShardingRule.of("SparseSoftmaxCrossEntropyWithLogitsGrad", (attrs, shapes) -> SPARSE_GRAD)
-            .checking(ReductionRules::dataParallelCheck)
-            .localizing(ReductionRules::globalBatch));
-    out.add(ShardingRule.of("LayerNorm", ReductionRules::layerNorm));
-    out.add(ShardingRule.of("LayerNormGrad", ReductionRules::layerNormGrad));
-    out.add(ShardingRule.of("BatchNorm", ReductionRules::batchNorm));
-    out.add(ShardingRule.of("BatchNormGrad", ReductionRules::batchNormGrad));
-    return out;
+  /** ReduceSum/Mean/Max/Min: a split reduced dim leaves the output partial ({@code op}). */
+  public static ShardingRule reduce(PartialOp op) {
+    return ShardingRule.of((attrs, shapes) -> reduce(op, attrs, shapes));
+  }
+
+  /** Softmax, LogSoftmax ({@code name} for the axis error): the axis stays whole. */
+  public static ShardingRule softmax(String name) {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              String x = Letters.run('a', shapes.get(0).rank());
+              int axis = Letters.axis(name, attrs.integer("axis", -1), x.length());
+              return EinsumSpec.parse(x + "->" + x).unsplit(x.substring(axis, axis + 1));
+            })
+        .checking(
+            (attrs, spec, s, shapes, n) -> {
+              for (int d = 0; d < s.get(0).size(); d++) {
+                char c = spec.inputs().get(0).charAt(d);
+                if (spec.unsplit().indexOf(c) >= 0 && s.get(0).get(d) != 1) {
+                  return "The strategy corresponding to axis dimension("
+                      + s.get(0).get(d)
+                      + ") is not 1";
+                }
+              }
+              return null;
+            });
+  }
+
+  /** SoftmaxCrossEntropyWithLogits: logits and labels split alike, classes whole. */
+  public static ShardingRule softmaxCrossEntropy() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              String x = Letters.run('a', shapes.get(0).rank());
+              return EinsumSpec.parse(x + "," + x + "->" + x.charAt(0) + "," + x)
+                  .unsplit(x.substring(x.length() - 1));
+            })
+        .checking(
+            (attrs, spec, s, shapes, n) -> {
+              if (!s.get(0).equals(s.get(1))) {
+                return "Strategies of relevant dimensions are not equal.";
+              }
+              int c = s.get(0).getLast();
+              return c == 1
+                  ? null
+                  : "The strategy corresponding to axis dimension is not 1, input: "
+                      + c
+                      + ", label: "
+                      + s.get(1).getLast();
+            });
+  }
+
+  /**
+   * SparseSoftmaxCrossEntropyWithLogits (BatchParallelInfo): device matrix [batch split]; the mean
+   * loss is partial.
+   */
+  public static ShardingRule sparseSoftmaxCrossEntropy() {
+    return ShardingRule.of(
+            (attrs, shapes) ->
+                attrs.bool("is_grad", false)
+                    ? SPARSE_GRAD
+                    : EinsumSpec.parse("bc,b->").matrix("b").reduce("b", PartialOp.MEAN))
+        .checking(ReductionRules::dataParallelCheck)
+        // The loss itself is the mean of the ranks' means (partial MEAN); only the gradient,
+        // whose rows stay on their ranks, divides by the global batch.
+        .localizing(
+            (attrs, s, rank) -> attrs.bool("is_grad", false) ? globalBatch(attrs, s, rank) : attrs);
+  }
+
+  /** SparseSoftmaxCrossEntropyWithLogitsGrad: rows stay on their ranks. */
+  public static ShardingRule sparseSoftmaxCrossEntropyGrad() {
+    return ShardingRule.of((attrs, shapes) -> SPARSE_GRAD)
+        .checking(ReductionRules::dataParallelCheck)
+        .localizing(ReductionRules::globalBatch);
+  }
+
+  /** LayerNorm: the normalized dims stay whole. */
+  public static ShardingRule layerNorm() {
+    return ShardingRule.of(ReductionRules::layerNorm);
+  }
+
+  /** LayerNormGrad: gamma's and beta's gradients partial over the batch dims. */
+  public static ShardingRule layerNormGrad() {
+    return ShardingRule.of(ReductionRules::layerNormGrad);
+  }
+
+  /** BatchNorm. */
+  public static ShardingRule batchNorm() {
+    return ShardingRule.of(ReductionRules::batchNorm);
+  }
+
+  /** BatchNormGrad. */
+  public static ShardingRule batchNormGrad() {
+    return ShardingRule.of(ReductionRules::batchNormGrad);
   }
 
   /**

@@ -3,52 +3,30 @@ package dev.msjvm.engine.parallel.rules;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
-import java.util.Collections;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * Every operator's sharding rule, by MindSpore primitive name. Immutable, shared by all jobs.
- * Example: {@code Rules.of("MatMul").shard(attrs, shapes, strategy, 8)}.
+ * Every operator's sharding rule, by MindSpore primitive name: the rule each operator declares with
+ * itself in {@link OpTable} ({@link OpDef#sharding}). Example: {@code
+ * Rules.of("MatMul").shard(attrs, shapes, strategy, 8)}.
  */
 public final class Rules {
-  private static final Map<String, ShardingRule> RULES = build();
-
   private Rules() {}
-
-  private static Map<String, ShardingRule> build() {
-    Map<String, ShardingRule> m = new TreeMap<>();
-    for (List<ShardingRule> family :
-        List.of(
-            ElementwiseRules.rules(),
-            MatrixRules.rules(),
-            ReductionRules.rules(),
-            NnRules.rules(),
-            ShapeRules.rules(),
-            IndexRules.rules(),
-            OptimizerRules.rules())) {
-      for (ShardingRule r : family) {
-        if (m.put(r.name(), r) != null) {
-          throw new IllegalStateException("sharding rule " + r.name() + " declared twice");
-        }
-      }
-    }
-    return Collections.unmodifiableMap(m);
-  }
 
   /** The rule of {@code op}, or a RuntimeError naming it. */
   public static ShardingRule of(String op) {
-    ShardingRule r = RULES.get(op);
-    if (r == null) {
+    OpDef d = OpTable.find(op);
+    if (d == null || d.sharding() == null) {
       throw MsException.runtimeError(
           "The operator '" + op + "' has no sharding rule in msjvm yet.");
     }
-    return r;
+    return d.sharding();
   }
 
   public static boolean has(String op) {
-    return RULES.containsKey(op);
+    OpDef d = OpTable.find(op);
+    return d != null && d.sharding() != null;
   }
 
   /**
@@ -62,8 +40,14 @@ public final class Rules {
     return d != null && d.costRole().isElementwise();
   }
 
-  /** Names of the covered operators, sorted. */
+  /** Names of the operators with a rule, sorted. */
   public static List<String> names() {
-    return List.copyOf(RULES.keySet());
+    List<String> out = new ArrayList<>();
+    for (String name : OpTable.names()) {
+      if (has(name)) {
+        out.add(name);
+      }
+    }
+    return List.copyOf(out);
   }
 }

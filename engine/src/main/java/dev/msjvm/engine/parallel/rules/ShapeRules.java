@@ -21,45 +21,80 @@ import java.util.Map;
  * exactly its row block of the output. A partitioner meeting any other input layout redistributes
  * to that one first ({@link ShardingRule#strategyFollowing} gives it).
  */
-final class ShapeRules {
+public final class ShapeRules {
   private ShapeRules() {}
 
-  static List<ShardingRule> rules() {
-    List<ShardingRule> out = new ArrayList<>();
-    out.add(ShardingRule.of("Transpose", ShapeRules::transpose));
-    out.add(ShardingRule.of("ExpandDims", ShapeRules::expandDims));
-    out.add(ShardingRule.of("Squeeze", ShapeRules::squeeze));
-    out.add(reshapeLike("Reshape"));
-    out.add(reshapeLike("Flatten"));
-    out.add(
-        ShardingRule.of("BroadcastTo", ShapeRules::broadcastTo)
-            .localizing(ShardingRule.outputShapeAttr("shape")));
-    out.add(
-        ShardingRule.of("Concat", ShapeRules::concat)
-            .checking(
-                (attrs, spec, s, shapes, n) -> {
-                  int axis = spec.inputs().get(0).indexOf(spec.unsplit().charAt(0));
-                  if (s.get(0).get(axis) != 1) {
-                    return "The axis can not be split";
-                  }
-                  return s.stream().allMatch(s.get(0)::equals)
-                      ? null
-                      : "The strategy of each input tensor must be equal";
-                }));
-    out.add(ShardingRule.of("Split", ShapeRules::split));
-    out.add(ShardingRule.of("OneHot", ShapeRules::oneHot));
-    out.add(
-        ShardingRule.of("Tile", ShapeRules::tile)
-            .checking(ShapeRules::tileCheck)
-            .localizing(ShapeRules::localMultiples));
-    out.add(
-        ShardingRule.of("TileGrad", ShapeRules::tileGrad)
-            .checking(ShapeRules::tileCheck)
-            .localizing(
-                (attrs, s, rank) ->
-                    ShardingRule.outputShapeAttr("shape")
-                        .local(localMultiples(attrs, s, rank), s, rank)));
-    return out;
+  /** Transpose: the dims move with the permutation. */
+  public static ShardingRule transpose() {
+    return ShardingRule.of(ShapeRules::transpose);
+  }
+
+  /** ExpandDims: the new dim is whole. */
+  public static ShardingRule expandDims() {
+    return ShardingRule.of(ShapeRules::expandDims);
+  }
+
+  /** Squeeze: the removed dims are whole. */
+  public static ShardingRule squeeze() {
+    return ShardingRule.of(ShapeRules::squeeze);
+  }
+
+  /** Reshape: keeps the row split of dim 0. */
+  public static ShardingRule reshape() {
+    return reshapeLike("Reshape");
+  }
+
+  /** Flatten: Reshape's rule to {@code [rows, rest]}. */
+  public static ShardingRule flatten() {
+    return reshapeLike("Flatten");
+  }
+
+  /** BroadcastTo: new dims whole, {@code shape} the rank's slice. */
+  public static ShardingRule broadcastTo() {
+    return ShardingRule.of(ShapeRules::broadcastTo)
+        .localizing(ShardingRule.outputShapeAttr("shape"));
+  }
+
+  /** Concat (concat_info.cc's texts). */
+  public static ShardingRule concat() {
+    return ShardingRule.of(ShapeRules::concat)
+        .checking(
+            (attrs, spec, s, shapes, n) -> {
+              int axis = spec.inputs().get(0).indexOf(spec.unsplit().charAt(0));
+              if (s.get(0).get(axis) != 1) {
+                return "The axis can not be split";
+              }
+              return s.stream().allMatch(s.get(0)::equals)
+                  ? null
+                  : "The strategy of each input tensor must be equal";
+            });
+  }
+
+  /** Split: the split axis is whole. */
+  public static ShardingRule split() {
+    return ShardingRule.of(ShapeRules::split);
+  }
+
+  /** OneHot. */
+  public static ShardingRule oneHot() {
+    return ShardingRule.of(ShapeRules::oneHot);
+  }
+
+  /** Tile: {@code multiples} the rank's. */
+  public static ShardingRule tile() {
+    return ShardingRule.of(ShapeRules::tile)
+        .checking(ShapeRules::tileCheck)
+        .localizing(ShapeRules::localMultiples);
+  }
+
+  /** TileGrad: Tile's rule backwards, {@code shape} and {@code multiples} the rank's. */
+  public static ShardingRule tileGrad() {
+    return ShardingRule.of(ShapeRules::tileGrad)
+        .checking(ShapeRules::tileCheck)
+        .localizing(
+            (attrs, s, rank) ->
+                ShardingRule.outputShapeAttr("shape")
+                    .local(localMultiples(attrs, s, rank), s, rank));
   }
 
   static EinsumSpec transpose(Attrs attrs, List<Shape> shapes) {
@@ -99,7 +134,6 @@ final class ShapeRules {
 
   private static ShardingRule reshapeLike(String name) {
     return ShardingRule.of(
-            name,
             (attrs, shapes) -> {
               Shape x = shapes.get(0);
               Shape out = name.equals("Flatten") ? flattened(x) : reshaped(x, attrs.ints("shape"));

@@ -11,6 +11,10 @@ import java.util.List;
  * op's attributes change when it runs on slices. Everything else is the generic {@link
  * Interpreter}.
  *
+ * <p>A rule is declared with its operator ({@code OpDef.shards}), which binds it to the operator's
+ * name (MindSpore's {@code <Name>Info} texts name it); the families ({@link ElementwiseRules},
+ * {@link MatrixRules}...) make the unbound rules ({@code name} null).
+ *
  * <p>Example, as the graph partitioner calls it:
  *
  * <pre>{@code
@@ -55,8 +59,20 @@ public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalize
     AttrLocalizer SAME = (attrs, sharding, rank) -> attrs;
   }
 
-  public static ShardingRule of(String name, SpecFn spec) {
-    return new ShardingRule(name, spec, Checker.NONE, AttrLocalizer.SAME);
+  public ShardingRule {
+    java.util.Objects.requireNonNull(spec);
+    java.util.Objects.requireNonNull(check);
+    java.util.Objects.requireNonNull(localizer);
+  }
+
+  /** A rule not yet bound to an operator, with no extra check and unchanged attributes. */
+  public static ShardingRule of(SpecFn spec) {
+    return new ShardingRule(null, spec, Checker.NONE, AttrLocalizer.SAME);
+  }
+
+  /** This rule, as operator {@code op}'s. */
+  public ShardingRule named(String op) {
+    return new ShardingRule(op, spec, check, localizer);
   }
 
   public ShardingRule checking(Checker checker) {
