@@ -134,18 +134,22 @@ check "dynamic loss scale: overflow steps skipped, scale halved and grown, loss 
 
 # Parameters exist only as slices (issue 20): one 4096x8192 weight split 8 ways by columns trains
 # on 8 ranks under a 1500 MB heap (whole on every rank, it and its gradient need 2 GB) with the
-# stand-alone losses.
+# stand-alone losses, then the network compiles again for another batch size and evaluates.
 (cd "$work" && "$repo/bin/mspython" "$repo/tests/wide_weight.py" >"$work/wide_1" 2>&1)
 (cd "$work" && MSJVM_JAVA_OPTS=-Xmx1500m "$repo/bin/msrun" --worker_num=8 --local_worker_num=8 \
   --log_dir=wide_logs "$repo/tests/wide_weight.py" >"$work/wide_8" 2>&1); rc=$?
 check "a 4096x8192 weight split 8 ways trains on 8 ranks in a 1500 MB heap (exit $rc)" test "$rc" = 0
-check "... each rank holds 1/8 of it, with the stand-alone losses" python3 -c '
+check "... each rank holds 1/8 of it, with the stand-alone losses and eval after a recompile" python3 -c '
 import sys
 one = [float(v) for v in open(sys.argv[1]).read().split("LOSSES ")[1].split("\n")[0].split()]
 log = open(sys.argv[2]).read()
 eight = [float(v) for v in log.split("LOSSES ")[1].split("\n")[0].split()]
 assert len(one) == len(eight) == 5, (one, eight)
 assert all(abs(a - b) <= 1e-4 * max(abs(a), 1e-6) for a, b in zip(one, eight)), (one, eight)
+# The eval compile after training keeps the slices (gathering w whole on 8 ranks overflows the heap).
+ev1 = float(open(sys.argv[1]).read().split("EVAL ")[1].split()[0])
+ev8 = float(log.split("EVAL ")[1].split()[0])
+assert abs(ev1 - ev8) <= 1e-4 * max(abs(ev1), 1e-6), (ev1, ev8)
 assert "w bytes held: 16777216 of 134217728" in log, log
 ' "$work/wide_1" "$work/wide_logs/worker_0.log"
 

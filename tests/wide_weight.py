@@ -1,7 +1,7 @@
 """One 4096x8192 float32 weight split 8 ways by columns (semi_auto_parallel, shard strategies), five
-SGD steps on fixed data. Stand-alone: `bin/mspython tests/wide_weight.py`; 8 ranks:
+SGD steps on fixed data, then the network evaluated on another batch size. Stand-alone: `bin/mspython tests/wide_weight.py`; 8 ranks:
 `MSJVM_JAVA_OPTS=-Xmx1500m bin/msrun --worker_num=8 --local_worker_num=8 tests/wide_weight.py`.
-Prints `LOSSES l1 l2 ...` (rank 0 under msrun) and the bytes of w this rank holds. The weight with its
+Prints `LOSSES l1 l2 ...`, `EVAL loss` (rank 0 under msrun) and the bytes of w this rank holds. The weight with its
 gradient is 256 MB; held whole on each of 8 ranks it would need 2 GB: under a 1500 MB heap the run
 works only if each rank holds its slice alone (issue 20's memory case, tests/launchers.sh)."""
 import os
@@ -40,4 +40,7 @@ x = ops.ones((16, 4096), ms.float32) * 0.25
 y = ops.ones((16, 1), ms.float32)
 losses = [step(x, y).item() for _ in range(5)]
 print("LOSSES " + " ".join(f"{v:.6g}" for v in losses))
+# A second compile (the network alone, another batch size) keeps each rank's slices: tracing reads
+# only the weights' shapes, so none is gathered whole.
+print(f"EVAL {net(ops.ones((8, 4096), ms.float32) * 0.5, ops.ones((8, 1), ms.float32)).item():.6g}")
 print("w bytes held:", net.w.size * 4, "of", 4096 * 8192 * 4)

@@ -80,6 +80,9 @@ public final class Host {
    */
   private Communicator layoutComm;
 
+  /** Sliced variables showing their whole type to a compile's trace (see {@link #holdSlices}). */
+  private final Map<Variable, Tensor> heldSlices = new java.util.LinkedHashMap<>();
+
   /** Variables stored as optimizer-parallel pieces of their slices (see {@link OptimizerShard}). */
   private final Map<Variable, OptimizerShard.Piece> pieces = new WeakHashMap<>();
 
@@ -644,6 +647,7 @@ public final class Host {
     }
 
     private SpmdPartitioner.Result lower(ParallelPlan plan, Map<String, Variable> vars) {
+      restoreSlices();
       ParallelSettings settings = plan.request().settings();
       Communicator job = session.comm();
       int n = settings.stageDevices();
@@ -777,17 +781,22 @@ public final class Host {
 
   /**
    * Before a partitioned compile traces on global shapes: each of {@code vars} that an earlier
-   * compile cut to its slice gets its whole value back (AllGather, in list order: every rank passes
-   * the same parameters). The partition cuts them again.
+   * compile cut to its slice shows its whole type to the trace, which reads only types. A real
+   * variable's slice is kept aside and comes back before the plan is lowered ({@link
+   * #restoreSlices}); the earlier layout stays the variable's, so nothing is gathered whole or cut
+   * again. A dry run's variable holds only its slice's type and gets its whole type back. An
+   * optimizer-parallel piece is gathered to its slice first (AllGather, in list order: every rank
+   * passes the same parameters); the new compile cuts it again. Returns the names of the variables
+   * held as slices (a broadcast before the compile must skip them).
    */
-  public void wholeParameters(List<Variable> vars) {
+  public List<String> holdSlices(List<Variable> vars) {
+    List<String> held = new ArrayList<>();
     for (Variable v : vars) {
       if (v.deferred()) {
         continue; // nothing filled yet: whole by definition
       }
       TensorLayout layout = placed.get(v);
       if (v.current().isAbstract()) {
-        // A dry run's variable holds only its slice's type: the whole type comes back.
         pieces.remove(v);
         if (layout != null) {
           v.set(Tensor.abstractOf(new AbstractTensor(layout.shape(), v.type().dtype())));
@@ -802,10 +811,23 @@ public final class Host {
       Tensor now = v.current();
       if (layout != null
           && !now.shape().equals(layout.shape())
-          && now.shape().equals(layout.sliceShape())) {
-        v.set(SpmdPartitioner.gatherWhole(layoutComm, now, layout));
+          && now.shape().equals(layout.sliceShape())
+          && !heldSlices.containsKey(v)) {
+        heldSlices.put(v, now);
+        v.set(Tensor.abstractOf(new AbstractTensor(layout.shape(), now.dtype())));
+        held.add(v.name());
       }
     }
+    return held;
+  }
+
+  /**
+   * The slices {@link #holdSlices} kept aside go back into their variables (idempotent: the
+   * compile's lowering calls it, and the shim again when a compile fails).
+   */
+  public void restoreSlices() {
+    heldSlices.forEach(Variable::set);
+    heldSlices.clear();
   }
 
   /**

@@ -288,8 +288,18 @@ def _plan_partitioned(cell, args, key, cache):
     parameters = list(cell.get_parameters())
     deferred = [p for p in parameters if "_java" not in p.__dict__ and p.init_mode is not None]
     params = [_compile_variable(p) for p in parameters]
-    h.wholeParameters(params)
-    _broadcast_before_compile(cell)
+    held = {str(name) for name in h.holdSlices(params)}
+    try:
+        return _plan_held(cell, specs, global_args, params, deferred, key, cache, held)
+    finally:
+        h.restoreSlices()
+
+
+def _plan_held(cell, specs, global_args, params, deferred, key, cache, held):
+    """``_plan_partitioned`` while the parameters an earlier compile sliced show their whole types
+    (``held``: their names)."""
+    h = host()
+    _broadcast_before_compile(cell, held)
     load, save = _strategy_files()
     wrapper = _auto_parallel_in(cell)
     op_load = wrapper._load_operator_strategy_file if wrapper is not None else ""  # pylint: disable=protected-access
@@ -430,12 +440,13 @@ def _set_layouts(cell, plan):
         sub.__dict__.setdefault("_msjvm_layouts", []).append(layouts)
 
 
-def _broadcast_before_compile(cell):
+def _broadcast_before_compile(cell, skip=()):
     """``parameter_broadcast=True``: MindSpore broadcasts the parameters from rank 0 each time it
-    compiles a graph (here: before a new signature is traced)."""
+    compiles a graph (here: before a new signature is traced), but not those in ``skip`` (names of
+    parameters split by an earlier compile)."""
     from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
     if _utils._get_parameter_broadcast():  # pylint: disable=protected-access
-        _utils._parameter_broadcast(cell)  # pylint: disable=protected-access
+        _utils._parameter_broadcast(cell, skip)  # pylint: disable=protected-access
 
 
 def compiled(cell, args):

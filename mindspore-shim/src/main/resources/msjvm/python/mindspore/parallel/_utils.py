@@ -36,10 +36,11 @@ def _is_in_auto_parallel_mode():
     return _get_parallel_mode() in ("semi_auto_parallel", "auto_parallel")
 
 
-def _parameter_broadcast(cell):
+def _parameter_broadcast(cell, skip=()):
     """Broadcasts ``cell``'s parameters (not the ``layerwise_parallel`` ones, nor in semi/auto mode
-    the ones split by their layout) from rank 0 of the world group, as MindSpore does when it
-    compiles a graph with ``parameter_broadcast=True``. A no-op before ``init()`` or on one rank."""
+    the ones split by their layout or named in ``skip``) from rank 0 of the world group, as MindSpore
+    does when it compiles a graph with ``parameter_broadcast=True``. A no-op before ``init()`` or on
+    one rank."""
     if not GlobalComm.INITED:
         return
     from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
@@ -51,7 +52,7 @@ def _parameter_broadcast(cell):
     if _is_in_auto_parallel_mode():
         layouts = getattr(cell, "parameter_layout_dict", None) or {}
         split = {name for name, layout in layouts.items() if any(v != -1 for v in layout[1])}
-        params = {name: p for name, p in params.items() if name not in split}
+        params = {name: p for name, p in params.items() if name not in split and name not in skip}
     from mindspore.ops.operations import Broadcast  # pylint: disable=import-outside-toplevel
     values = Broadcast(0, GlobalComm.WORLD_COMM_GROUP)(tuple(params.values()))
     for param, value in zip(params.values(), values):
