@@ -152,8 +152,26 @@ public record TensorLayout(DeviceMatrix deviceMatrix, List<Integer> tensorMap, S
     return tensorMap.get(dim) != -1;
   }
 
-  /** Whether some dimension is split (a rank holds less than the whole tensor). */
+  /**
+   * Whether some dimension is split in more than one slice (a rank holds less than the whole
+   * tensor). A dimension mapped to a device axis of size 1 is whole: MindSpore's default strategy
+   * maps a weight's dims to the axes its strategy leaves at 1.
+   */
   public boolean isSliced() {
+    for (int d = 0; d < rank(); d++) {
+      if (splitCount(d) > 1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether some dimension is mapped to a device axis, even one of size 1: the layout an operator's
+   * strategy gave the tensor rather than the whole tensor's default (what MindSpore's default
+   * strategy looks at, {@code RulesOracle}).
+   */
+  public boolean isMapped() {
     return tensorMap.stream().anyMatch(m -> m != -1);
   }
 

@@ -39,6 +39,24 @@ class TensorLayoutTest {
     assertThrows(MsException.class, () -> l.wholeFrom(new float[47]));
   }
 
+  /**
+   * MindSpore's default strategy maps a weight's dims to device axes of size 1: the weight is whole
+   * on every rank (not sliced: each rank fills it whole, nothing is cut), yet laid out by an
+   * operator (mapped: the default-strategy rule treats it as placed).
+   */
+  @Test
+  void aDimOnAnAxisOfSizeOneIsNotSliced() {
+    TensorLayout replicated = TensorLayout.of(DeviceMatrix.of(8, 1, 1), new int[] {0, 1}, 512, 784);
+    assertFalse(replicated.isSliced());
+    assertTrue(replicated.isMapped());
+    assertEquals(replicated.shape(), replicated.sliceShape());
+    TensorLayout rows = TensorLayout.of(DeviceMatrix.of(8, 1, 1), new int[] {2, 1}, 512, 784);
+    assertTrue(rows.isSliced());
+    TensorLayout whole = TensorLayout.of(DM_2x4, new int[] {-1, -1}, 8, 6);
+    assertFalse(whole.isSliced());
+    assertFalse(whole.isMapped());
+  }
+
   @Test
   void deviceMatrixIsRowMajorWithTheLastAxisFastest() {
     assertEquals(List.of(1, 2), DM_2x4.coordinateOf(6));

@@ -132,7 +132,7 @@ public final class RulesOracle implements ShardingOracle {
     if (OptimizerRules.isUpdate(op)) {
       return false;
     }
-    return current.stream().allMatch(l -> l == null || !l.isSliced())
+    return current.stream().allMatch(l -> l == null || !l.isMapped())
         || current.stream().anyMatch(Objects::isNull);
   }
 
