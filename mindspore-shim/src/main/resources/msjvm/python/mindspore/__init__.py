@@ -25,8 +25,10 @@ from mindspore.train import *  # noqa: F401,F403  (MindSpore exports mindspore.t
 from mindspore.train import __all__ as _train_all
 from mindspore import amp
 from mindspore.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
+from mindspore.common.lazy_inline import lazy_inline
+from mindspore.common.api import jit
 
-__version__ = "2.7.0"
+__version__ = "2.10.0"
 
 __all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "nn", "bool_", "int8", "int16", "int32", "int64", "uint8",
            "float16", "float32", "float64", "bfloat16", "byte", "short", "intc", "long", "intp", "ubyte",
@@ -35,5 +37,5 @@ __all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "
            "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context", "get_ps_context",
            "reset_ps_context", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
            "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "amp",
-           "Layout", "parameter_broadcast"]
+           "Layout", "parameter_broadcast", "lazy_inline", "jit"]
 __all__ += [n for n in _train_all if n not in __all__]

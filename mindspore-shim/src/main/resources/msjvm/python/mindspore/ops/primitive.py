@@ -129,6 +129,11 @@ class Primitive:
         self.__dict__.pop("_bound_op", None)
         return self
 
+    def set_device(self, device_target):
+        """Where the primitive runs ("Ascend", "GPU", "CPU"; MindSpore's heterogeneous placement): kept as
+        ``primitive_target``; every primitive runs on the engine's CPU backend here."""
+        return self.add_prim_attr("primitive_target", device_target)
+
     def del_prim_attr(self, name):
         if name in self.__dict__ and name in self.attrs:
             del self.__dict__[name]
