@@ -364,6 +364,15 @@ public final class Host {
         });
   }
 
+  /**
+   * Kernels that write text (Print in a replayed graph) write it through {@code write}, the rank's
+   * {@code sys.stdout.write}, so their lines keep their order with the script's own prints. Called
+   * on the rank's thread, where its graphs run.
+   */
+  public void printTo(Value write) {
+    runtime.printTo(text -> write.execute(text));
+  }
+
   /** The tensor {@code t} holds now ({@code t} itself for a tensor). */
   public Tensor valueOf(Object t) {
     return value(t);

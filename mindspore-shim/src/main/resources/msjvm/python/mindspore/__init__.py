@@ -27,6 +27,7 @@ from mindspore import amp
 from mindspore.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from mindspore.common.lazy_inline import lazy_inline
 from mindspore.common.api import jit
+from mindspore import mint
 
 __version__ = "2.10.0"
 
@@ -37,5 +38,5 @@ __all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "
            "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context", "get_ps_context",
            "reset_ps_context", "set_algo_parameters", "get_algo_parameters", "reset_algo_parameters",
            "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "amp",
-           "Layout", "parameter_broadcast", "lazy_inline", "jit"]
+           "Layout", "parameter_broadcast", "lazy_inline", "jit", "mint"]
 __all__ += [n for n in _train_all if n not in __all__]

@@ -72,6 +72,15 @@ class JavaObject:
 _HOST_OBJECT = JavaObject(_HOST)
 
 
+def _write_stdout(text):
+    """Where the engine's Print kernels write: this interpreter's current ``sys.stdout``."""
+    import sys  # pylint: disable=import-outside-toplevel
+    sys.stdout.write(text)
+
+
+_HOST.printTo(_write_stdout)
+
+
 def host():
     """The host API of this interpreter (its Java ``dev.msjvm.shim.Host``)."""
     return _HOST_OBJECT

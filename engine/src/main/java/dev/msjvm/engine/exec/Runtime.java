@@ -77,6 +77,14 @@ public final class Runtime {
     this.blas = Objects.requireNonNull(blas);
   }
 
+  /** Where the kernels that write text (Print) send it; the JVM's standard output until set. */
+  private java.util.function.Consumer<String> printer = System.out::print;
+
+  /** Kernels that write text (Print) send it to {@code out} (the rank's Python standard output). */
+  public void printTo(java.util.function.Consumer<String> out) {
+    this.printer = Objects.requireNonNull(out);
+  }
+
   public Blas blas() {
     return blas.get();
   }
@@ -205,7 +213,9 @@ public final class Runtime {
     } else {
       List<AbstractTensor> expected = CHECK_INFER && op.infer() != null ? types(values) : null;
       kernelCalls++;
-      outputs = op.kernel().run(new Call(op, attrs, inputs, values, blas.get(), inPlace, policy));
+      outputs =
+          op.kernel()
+              .run(new Call(op, attrs, inputs, values, blas.get(), inPlace, policy, printer));
       if (expected != null) {
         checkInferred(op, attrs, expected, outputs);
       }
@@ -323,8 +333,14 @@ public final class Runtime {
       Tensor[] values,
       Blas blas,
       boolean inPlace,
-      InPlacePolicy policy)
+      InPlacePolicy policy,
+      java.util.function.Consumer<String> printer)
       implements Kernel.Call {
+    @Override
+    public void print(String text) {
+      printer.accept(text);
+    }
+
     @Override
     public int arity() {
       return values.length;

@@ -39,5 +39,8 @@ public interface Kernel {
     Attrs attrs();
 
     Blas blas();
+
+    /** Writes {@code text} to the rank's standard output (Print). */
+    void print(String text);
   }
 }

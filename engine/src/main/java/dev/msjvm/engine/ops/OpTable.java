@@ -24,7 +24,8 @@ public final class OpTable {
             MathOps.defs(),
             NnOps.defs(),
             IndexOps.defs(),
-            OptimizerOps.defs())) {
+            OptimizerOps.defs(),
+            DebugOps.defs())) {
       for (OpDef d : family) {
         if (m.put(d.name(), d) != null) {
           throw new IllegalStateException("operator " + d.name() + " declared twice");

@@ -40,18 +40,32 @@ public final class TensorFormat {
 
   /** MindSpore 2.10's {@code repr(t)}. */
   public static String repr(Tensor t) {
+    return stringified(t, true);
+  }
+
+  /**
+   * What MindSpore's {@code Print} operator writes for {@code t} in a graph: a 0-d tensor as its
+   * value alone, others as {@link #repr}'s text without the commas between elements and rows (the
+   * C++ stringifier's {@code use_comma} false) and without the space after a 1-D {@code value=}.
+   * Example: {@code Tensor(shape=[3], dtype=Int32, value=[ 1 22 3])}.
+   */
+  public static String printed(Tensor t) {
+    return t.shape().rank() == 0 ? reprValue(t, false) : stringified(t, false);
+  }
+
+  private static String stringified(Tensor t, boolean comma) {
     int rank = t.shape().rank();
     return "Tensor(shape="
         + t.shape()
         + ", dtype="
         + t.dtype().mindsporeName()
         + ", value="
-        + (rank > 1 ? "\n" : " ")
-        + reprValue(t)
+        + (rank > 1 ? "\n" : comma ? " " : "")
+        + reprValue(t, comma)
         + ")";
   }
 
-  private static String reprValue(Tensor t) {
+  private static String reprValue(Tensor t, boolean comma) {
     if (t.size() == 0) {
       return "";
     }
@@ -64,13 +78,14 @@ public final class TensorFormat {
     if (padded) {
       // Integers and bfloat16 are right-aligned to the widest element shown.
       int[] max = {0};
-      new Walk(t, s -> {}, i -> max[0] = Math.max(max[0], elementText(t, i).length())).run();
+      new Walk(t, comma, s -> {}, i -> max[0] = Math.max(max[0], elementText(t, i).length())).run();
       width = max[0];
     }
     StringBuilder out = new StringBuilder();
     int w = width;
     new Walk(
             t,
+            comma,
             out::append,
             i -> out.append(NumpyFormat.rightAlign(elementText(t, i), padded ? w : 0)))
         .run();
@@ -109,9 +124,9 @@ public final class TensorFormat {
 
   /**
    * MindSpore's {@code SummaryStringRecursive}: walks the shown elements in order, sending text to
-   * {@code text} and element indices to {@code element}.
+   * {@code text} and element indices to {@code element}; {@code comma}: separated by commas.
    */
-  private record Walk(Tensor t, Consumer<String> text, IntConsumer element) {
+  private record Walk(Tensor t, boolean comma, Consumer<String> text, IntConsumer element) {
     void run() {
       recurse(0, 0);
     }
@@ -133,12 +148,12 @@ public final class TensorFormat {
         String indent = "\n" + " ".repeat(depth + 1);
         for (int i = 0; i < Math.min(EDGE, num); i++) {
           if (i > 0) {
-            text.accept("," + indent);
+            text.accept(sep() + indent);
           }
           cursor = recurse(depth + 1, cursor);
         }
         if (num > THRESHOLD) {
-          text.accept("," + indent + "...");
+          text.accept(sep() + indent + "...");
           long inner = 1;
           for (int a = depth + 1; a < rank; a++) {
             inner *= t.shape().dim(a);
@@ -147,12 +162,16 @@ public final class TensorFormat {
         }
         for (int i = 0; i < Math.min(num - EDGE, EDGE); i++) {
           // No comma right after the "..." line.
-          text.accept((i != 0 || num <= THRESHOLD ? "," : "") + indent);
+          text.accept((i != 0 || num <= THRESHOLD ? sep() : "") + indent);
           cursor = recurse(depth + 1, cursor);
         }
       }
       text.accept("]");
       return cursor;
+    }
+
+    private String sep() {
+      return comma ? "," : "";
     }
 
     /** Elements {@code start..end-1} of the row at {@code cursor}, comma separated. */
@@ -166,7 +185,7 @@ public final class TensorFormat {
       for (int i = start; i < end; i++) {
         element.accept(cursor + i);
         if (i != end - 1) {
-          text.accept(", ");
+          text.accept(comma ? ", " : " ");
         }
         if (oneDim && end - start > EDGE && (i + 1) % lineBreakEvery == 0) {
           text.accept("\n ");

@@ -24,6 +24,22 @@ import java.util.Map;
 public final class ShapeRules {
   private ShapeRules() {}
 
+  /**
+   * Every input whole, one scalar output: an operator that needs the whole values on every rank
+   * (Print), so that each rank's inputs are gathered first.
+   */
+  public static ShardingRule whole() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          List<String> in = new ArrayList<>();
+          for (Shape s : shapes) {
+            in.add("_".repeat(s.rank()));
+          }
+          return new EinsumSpec(
+              in, in, List.of(""), "", "", Map.of(), (char) 0, List.of(Shape.of()), false);
+        });
+  }
+
   /** Transpose: the dims move with the permutation. */
   public static ShardingRule transpose() {
     return ShardingRule.of(ShapeRules::transpose);

@@ -398,6 +398,12 @@ final class RuleCases {
             "LearningRateSchedule",
             Attrs.of("kind", "warmup", "learning_rate", 0.1, "warmup_steps", 4),
             List.of(Tensor.ofFloats(Shape.of(1), new float[] {3}))));
+    c.add(
+        new Case(
+            "Print",
+            "Print",
+            Attrs.of("items", "STTS", "texts", List.of("x and y:", "1")),
+            List.of(g.f(4, 2), g.f(2))));
     return c;
   }
 

@@ -16,7 +16,7 @@ from mindspore.nn.layer.activation import get_activation
 from mindspore.ops import operations as P
 from mindspore.ops.primitive import Primitive
 
-__all__ = ["Dense", "Flatten", "Dropout", "Identity"]
+__all__ = ["Dense", "Linear", "Flatten", "Dropout", "Identity"]
 
 
 class Dense(Cell):
@@ -76,6 +76,37 @@ class Dense(Cell):
             s += f', has_bias={self.has_bias}'
         if self.activation_flag:
             s += f', activation={self.activation}'
+        return s
+
+
+class Linear(Dense):
+    """``nn.Linear(in_features, out_features, bias=True, weight_init=None, bias_init=None, dtype=None)``
+    (MindSpore 2.10, also ``mint.nn.Linear``): Dense's weight, bias, defaults and computation under
+    the torch-style names; inputs of any rank >= 1 map their last dimension."""
+
+    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None, dtype=None):
+        in_features = Validator.check_positive_int(in_features, "in_features", type(self).__name__)
+        out_features = Validator.check_positive_int(out_features, "out_features", type(self).__name__)
+        if isinstance(weight_init, Tensor) and (weight_init.ndim != 2 or weight_init.shape[0] != out_features
+                                                or weight_init.shape[1] != in_features):
+            raise ValueError(f"For 'Linear', weight init shape error. The ndim of 'weight_init' must "
+                             f"be equal to 2, and the first dim must be equal to 'out_features', and the "
+                             f"second dim must be equal to 'in_features'. But got 'weight_init': {weight_init}, "
+                             f"'out_features': {out_features}, 'in_features': {in_features}.")
+        if bias and isinstance(bias_init, Tensor) and (bias_init.ndim != 1 or bias_init.shape[0] != out_features):
+            raise ValueError(f"For 'Linear', bias init shape error. The ndim of 'bias_init' must "
+                             f"be equal to 1, and the first dim must be equal to 'out_features'. But got "
+                             f"'bias_init': {bias_init}, 'out_features': {out_features}.")
+        super().__init__(in_features, out_features, weight_init, bias_init,
+                         Validator.check_bool(bias, "has_bias", type(self).__name__), None,
+                         mstype.float32 if dtype is None else dtype)
+        self.in_features = in_features
+        self.out_features = out_features
+
+    def extend_repr(self):
+        s = f'input_features={self.in_features}, output_features={self.out_features}'
+        if self.has_bias:
+            s += f', has_bias={self.has_bias}'
         return s
 
 

@@ -423,3 +423,4 @@ from mindspore.ops.operations._nn_ops import (Assign, AvgPool, BatchMatMul, Batc
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
                                               SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
                                               StridedSlice, Tile, Shape)
+from mindspore.ops.operations.debug_ops import Depend, Print  # noqa: E402
