@@ -203,6 +203,14 @@ final class ElementwiseOps {
       case RELU -> g -> one(g.op("ReluGrad", NONE, g.dout(0), g.out(0)));
       case SIGMOID -> g -> one(g.op("SigmoidGrad", NONE, g.out(0), g.dout(0)));
       case TANH -> g -> one(g.op("TanhGrad", NONE, g.out(0), g.dout(0)));
+      // d erf(x)/dx = 2/sqrt(pi) exp(-x^2)
+      case ERF ->
+          g -> {
+            Tensor bell = g.op("Exp", NONE, g.op("Neg", NONE, g.op("Square", NONE, g.in(0))));
+            return one(
+                g.op(
+                    "Mul", NONE, g.dout(0), scalar(g, "Mul", bell, 2 / Math.sqrt(Math.PI), false)));
+          };
     };
   }
 }

@@ -93,7 +93,8 @@ public final class Elementwise {
     SQUARE("Square"),
     RELU("ReLU"),
     SIGMOID("Sigmoid"),
-    TANH("Tanh");
+    TANH("Tanh"),
+    ERF("Erf");
 
     private final String primitive;
 
@@ -340,7 +341,11 @@ public final class Elementwise {
 
   private static DType unaryResult(Unary op, DType in) {
     boolean floatOnly =
-        op == Unary.EXP || op == Unary.LOG || op == Unary.SIGMOID || op == Unary.TANH;
+        op == Unary.EXP
+            || op == Unary.LOG
+            || op == Unary.SIGMOID
+            || op == Unary.TANH
+            || op == Unary.ERF;
     if ((floatOnly && !in.isFloat())
         || (in == DType.BOOL && (op == Unary.NEG || op == Unary.SQUARE))) {
       throw unsupported(op.primitive, in);
@@ -388,6 +393,7 @@ public final class Elementwise {
                       case LOG -> Math.log(v);
                       case SQRT -> Math.sqrt(v);
                       case SIGMOID -> 1 / (1 + Math.exp(-v));
+                      case ERF -> ErrorFunction.erf(v);
                       default -> Math.tanh(v);
                     };
           }
@@ -410,6 +416,7 @@ public final class Elementwise {
               case RELU -> v > 0 ? v : 0.0;
               case SIGMOID -> 1 / (1 + Math.exp(-v));
               case TANH -> Math.tanh(v);
+              case ERF -> ErrorFunction.erf(v);
             });
       }
     } else {
@@ -440,6 +447,7 @@ public final class Elementwise {
                     || primitive.equals("Log")
                     || primitive.equals("Sigmoid")
                     || primitive.equals("Tanh")
+                    || primitive.equals("Erf")
                 ? "; this operator needs a float tensor (cast it with astype(mindspore.float32))."
                 : "; this operator does not accept Bool tensors."));
   }

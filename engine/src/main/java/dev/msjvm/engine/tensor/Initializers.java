@@ -97,8 +97,8 @@ public final class Initializers {
     }
     double alpha = ((double) a - mean) / sigma;
     double beta = ((double) b - mean) / sigma;
-    double cdfA = erfc(-alpha / ROOT_TWO) / 2.0;
-    double cdfB = erfc(-beta / ROOT_TWO) / 2.0;
+    double cdfA = ErrorFunction.erfc(-alpha / ROOT_TWO) / 2.0;
+    double cdfB = ErrorFunction.erfc(-beta / ROOT_TWO) / 2.0;
     return wordPerElement(
         seed,
         shape,
@@ -216,53 +216,6 @@ public final class Initializers {
     return Integer.toUnsignedLong(word) / TWO_POW_32;
   }
 
-  /** The complementary error function, to about 1e-13 relative (series / continued fraction). */
-  static double erfc(double x) {
-    if (Double.isNaN(x)) {
-      return x;
-    }
-    if (x < 0) {
-      return 2.0 - erfc(-x);
-    }
-    if (x < 2.0) {
-      // erf(x) = 2/sqrt(pi) * exp(-x^2) * sum (2x^2)^k x / (1*3*...*(2k+1)): no cancellation.
-      double term = x;
-      double sum = x;
-      double x2 = 2 * x * x;
-      for (int k = 1; k < 200; k++) {
-        term *= x2 / (2 * k + 1);
-        sum += term;
-        if (term < sum * 1e-17) {
-          break;
-        }
-      }
-      return 1.0 - 2.0 / Math.sqrt(Math.PI) * Math.exp(-x * x) * sum;
-    }
-    if (x > 27.3) {
-      return 0.0;
-    }
-    // Lentz's method on erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))).
-    double tiny = 1e-300;
-    double f = x;
-    double c = x;
-    double d = 0;
-    for (int k = 1; k < 5000; k++) {
-      double ak = k / 2.0;
-      d = x + ak * d;
-      d = 1.0 / (Math.abs(d) < tiny ? tiny : d);
-      c = x + ak / c;
-      if (Math.abs(c) < tiny) {
-        c = tiny;
-      }
-      double delta = c * d;
-      f *= delta;
-      if (Math.abs(delta - 1.0) < 1e-16) {
-        break;
-      }
-    }
-    return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
-  }
-
   /** x with erfc(x) = z, z kept inside (0, 2) as MindSpore does (float neighbours of 0 and 2). */
   static double erfcInv(double z) {
     if (z <= 0) {
@@ -275,7 +228,7 @@ public final class Initializers {
     double t = normalQuantile(q);
     // Two Halley steps on Phi(t) = q, Phi(t) = erfc(-t / sqrt 2) / 2.
     for (int i = 0; i < 2; i++) {
-      double e = 0.5 * erfc(-t / Math.sqrt(2.0)) - q;
+      double e = 0.5 * ErrorFunction.erfc(-t / Math.sqrt(2.0)) - q;
       double u = e * Math.sqrt(2 * Math.PI) * Math.exp(t * t / 2);
       t = t - u / (1 + t * u / 2);
     }

@@ -135,12 +135,20 @@ def _jit_wrap(func):
         if kwargs:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
+            if bound.kwargs:
+                # Keyword-only arguments have no place in a graph's positional signature: the
+                # function runs as it is (same results, no graph).
+                return func(*args, **kwargs)
             args = bound.args
         owner = args[0] if args and isinstance(args[0], Cell) else None
         if owner is not None and func.__name__ == "construct" and type(owner).construct is run:
             # Cell.construct decorated with @jit: the cell's own graph.
             return _graph.call(owner, tuple(args[1:]))
-        return _graph.call(_function_cell(run, func, owner), tuple(args if owner is None else args[1:]))
+        cell = _function_cell(run, func, owner)
+        if owner is not None:
+            # A method's graph depends on its cell's mode (Dropout...): the key carries it.
+            object.__setattr__(cell, "training", owner.training)
+        return _graph.call(cell, tuple(args if owner is None else args[1:]))
 
     run.__signature__ = signature
     run.__wrapped_by_jit__ = True

@@ -2,7 +2,7 @@
 scripts use. Each function is the shim's operator (so it traces, differentiates and shards by that
 operator's rule) under mint's names and arguments: ``dim``/``keepdim`` for ``axis``/``keep_dims``,
 ``alpha`` on add and sub, ``permute``/``unsqueeze``/``cat``. Not here yet (clear errors where a name
-exists in MindSpore): ``max``/``min`` with ``dim`` (values and indices), exact-erf GELU."""
+exists in MindSpore): ``max``/``min`` with ``dim`` (values and indices)."""
 from mindspore.mint import nn  # noqa: F401
 from mindspore.mint.nn import functional  # noqa: F401
 from mindspore.mint.nn.functional import sigmoid, relu, tanh  # noqa: F401

@@ -10,8 +10,9 @@ from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Broadcast,
                                       Square, Sub, Tanh, ZerosLike)
 from mindspore.ops.primitive import Primitive, PrimitiveWithInfer
 from mindspore.ops.operations.debug_ops import Depend, Print
+from mindspore.ops.operations import Erf
 from mindspore.ops.function import (  # noqa: E402,A004
-    shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, split, gather, one_hot, tile, strided_slice, bias_add, bmm, batch_matmul, gelu, dropout, conv2d, max_pool2d, avg_pool2d, l1_loss, mse_loss, cross_entropy, nll_loss, binary_cross_entropy_with_logits)
+    erf, shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, split, gather, one_hot, tile, strided_slice, bias_add, bmm, batch_matmul, gelu, dropout, conv2d, max_pool2d, avg_pool2d, l1_loss, mse_loss, cross_entropy, nll_loss, binary_cross_entropy_with_logits)
 from mindspore.ops.operations import (  # noqa: E402
     Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat, Conv2D, Dropout, Gather, GeLU, LayerNorm, MaxPool, OneHot, RealDiv, Select, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient, StridedSlice, Tile, Shape)
 
@@ -21,7 +22,7 @@ __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "Broadcast", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
            "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean",
            "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape",
-           "Print", "Depend", "print_", "depend"]
+           "Print", "Depend", "print_", "depend", "erf", "Erf"]
 
 
 def print_(*input_x):

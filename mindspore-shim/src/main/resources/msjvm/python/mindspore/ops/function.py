@@ -241,10 +241,19 @@ def batch_matmul(input_x, mat2):
     return P.BatchMatMul()(input_x, mat2)
 
 
+def erf(input):  # pylint: disable=redefined-builtin
+    """The Gauss error function, elementwise."""
+    return P.Erf()(input)
+
+
 def gelu(input, approximate='none'):  # pylint: disable=redefined-builtin
-    if approximate != 'tanh':
-        raise NotImplementedError("msjvm: ops.gelu supports approximate='tanh' only (MindSpore's GeLU kernel).")
-    return P.GeLU()(input)
+    """GELU: ``'tanh'``, MindSpore's GeLU kernel; ``'none'``, the exact ``0.5 x (1 + erf(x / sqrt 2))``
+    (composed of Mul, Erf and Add, so it differentiates and shards as they do)."""
+    if approximate not in ('none', 'tanh'):
+        raise ValueError(f"For 'gelu', approximate value should be either 'none' or 'tanh', but got {approximate}.")
+    if approximate == 'tanh':
+        return P.GeLU()(input)
+    return input * 0.5 * (erf(input * 0.7071067811865476) + 1.0)
 
 
 def dropout(input, p=0.5, training=True, seed=None):  # pylint: disable=redefined-builtin,unused-argument

@@ -11,8 +11,7 @@ __all__ = ["functional", "Linear", "Identity", "ReLU", "Sigmoid", "Tanh", "GELU"
 
 
 class GELU(Cell):
-    """``GELU(approximate='none')``: only ``'tanh'`` runs here (the engine has MindSpore's GeLU kernel,
-    the tanh form; the exact erf form is not here yet)."""
+    """``GELU(approximate='none')``: the exact erf form, or ``'tanh'``'s approximation."""
 
     def __init__(self, approximate='none'):
         super().__init__()

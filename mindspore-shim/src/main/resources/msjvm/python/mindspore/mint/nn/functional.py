@@ -20,9 +20,7 @@ def tanh(input):  # pylint: disable=redefined-builtin
 
 
 def gelu(input, approximate='none'):  # pylint: disable=redefined-builtin
-    """GELU; only ``approximate='tanh'`` here (the exact erf form is not in the engine yet)."""
-    if approximate not in ('none', 'tanh'):
-        raise ValueError(f"For 'gelu', the 'approximate' must be 'none' or 'tanh', but got {approximate}.")
+    """GELU, exact (erf) or ``approximate='tanh'``."""
     return _F.gelu(input, approximate)
 
 

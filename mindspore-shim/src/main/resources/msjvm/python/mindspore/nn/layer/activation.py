@@ -17,20 +17,22 @@ class ReLU(Cell):
 
 
 class GELU(Cell):
-    """Gaussian error linear unit; MindSpore's kernel uses the tanh approximation."""
+    """Gaussian error linear unit: the tanh approximation (MindSpore's GeLU kernel) or, with
+    ``approximate=False``, the exact erf form."""
 
     def __init__(self, approximate=True):
         super().__init__()
         if not isinstance(approximate, bool):
             raise TypeError(f"For 'GELU', the type of 'approximate' must be bool, but got "
                             f"{type(approximate).__name__}.")
-        if not approximate:
-            raise NotImplementedError("msjvm: nn.GELU(approximate=False) (the erf form) is not supported yet.")
-        self.approximate = approximate
+        self.approximate = 'tanh' if approximate else 'none'
         self.gelu = P.GeLU()
 
     def construct(self, x):
-        return self.gelu(x)
+        if self.approximate == 'tanh':
+            return self.gelu(x)
+        from mindspore.ops.function import gelu  # pylint: disable=import-outside-toplevel
+        return gelu(x, 'none')
 
 
 class Sigmoid(Cell):

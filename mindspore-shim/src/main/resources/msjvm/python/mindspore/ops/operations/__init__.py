@@ -146,6 +146,10 @@ class Tanh(_Unary):
     """Elementwise hyperbolic tangent."""
 
 
+class Erf(_Unary):
+    """Elementwise Gauss error function."""
+
+
 def _ms_type_name(value):
     """MindSpore's name of an argument's type in 'Failed calling' errors (``Tuple<int, int>``)."""
     from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
