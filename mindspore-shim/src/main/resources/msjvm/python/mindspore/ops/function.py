@@ -196,13 +196,39 @@ cat = concat
 
 
 def split(tensor, split_size_or_sections, axis=0):
-    """Equal parts of ``split_size_or_sections`` elements along ``axis`` (an int size)."""
-    if not isinstance(split_size_or_sections, int):
-        raise NotImplementedError("msjvm: ops.split with a list of section sizes is not supported yet.")
+    """``tensor`` cut along ``axis``: into parts of ``split_size_or_sections`` elements (an int; the
+    last part smaller when it does not divide) or of the given sizes (a list or tuple summing to the
+    dimension). Equal parts are one Split; other cuts are StridedSlices."""
+    sections = split_size_or_sections
+    if isinstance(sections, bool) or not isinstance(sections, (int, tuple, list)):
+        raise TypeError(f"Type of Argument `split_size_or_sections` should be integer, tuple(int) or list(int), "
+                        f"but got {type(sections)}")
     n = tensor.shape[axis]
-    if n % split_size_or_sections:
-        raise NotImplementedError("msjvm: ops.split needs sections that divide the dimension.")
-    return P.Split(axis, n // split_size_or_sections)(tensor)
+    if isinstance(sections, int):
+        if sections <= 0:
+            raise ValueError(f"For split, the value of 'split_size_or_sections' must be more than zero, "
+                             f"but got {sections}.")
+        if n % sections == 0:
+            return P.Split(axis, n // sections)(tensor)
+        sizes = [sections] * (n // sections) + [n % sections]
+    else:
+        sizes = list(sections)
+        if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in sizes):
+            raise TypeError(f"Each element in 'split_size_or_sections' should be non-negative, but got {sections}.")
+        total = 0  # this module's sum is the tensor reduction
+        for size in sizes:
+            total += size
+        if total != n:
+            raise ValueError(f"The sum of 'split_size_or_sections' should be equal to {n}, but got {total}.")
+    rank = len(tensor.shape)
+    dim = axis % rank
+    parts, start = [], 0
+    for size in sizes:
+        begin, end = [0] * rank, list(tensor.shape)
+        begin[dim], end[dim] = start, start + size
+        parts.append(strided_slice(tensor, begin, end, [1] * rank))
+        start += size
+    return tuple(parts)
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
