@@ -54,6 +54,12 @@ public final class OpTable {
     return OPS.get(name);
   }
 
+  /** The cost role of operator {@code name}, or null for an operator the table does not hold. */
+  public static CostRole roleOf(String name) {
+    OpDef d = OPS.get(name);
+    return d == null ? null : d.costRole();
+  }
+
   /** The names of all operators, sorted. */
   public static List<String> names() {
     return List.copyOf(OPS.keySet());

@@ -159,14 +159,10 @@ def _function_cell(run, func, owner):
     """The cell whose graph cache holds ``func``'s graphs (one per function, or per cell for a
     method): its construct calls ``func``."""
     holder = owner.__dict__ if owner is not None else run.__dict__
-    cell = holder.get(("_msjvm_jit", func.__name__)) if owner is not None else holder.get("_msjvm_jit_cell")
-    if cell is None:
-        cell = _jit_cell(func, owner)
-        if owner is not None:
-            holder[("_msjvm_jit", func.__name__)] = cell
-        else:
-            holder["_msjvm_jit_cell"] = cell
-    return cell
+    key = ("_msjvm_jit", func.__name__)
+    if key not in holder:
+        holder[key] = _jit_cell(func, owner)
+    return holder[key]
 
 
 def _jit_cell(func, owner):

@@ -2,7 +2,6 @@ package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.CostRole;
-import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,8 +28,7 @@ public final class OptimizerRules {
    * Whether {@code op} is one of the fused optimizer updates (cost role {@link CostRole#UPDATE}).
    */
   public static boolean isUpdate(String op) {
-    OpDef d = OpTable.find(op);
-    return d != null && d.costRole() == CostRole.UPDATE;
+    return OpTable.roleOf(op) == CostRole.UPDATE;
   }
 
   /**
@@ -39,8 +37,7 @@ public final class OptimizerRules {
    * (optimizer parallel skips its parameters).
    */
   public static boolean needsWholeParameter(String op) {
-    OpDef d = OpTable.find(op);
-    return d != null && d.costRole() == CostRole.WHOLE_UPDATE;
+    return OpTable.roleOf(op) == CostRole.WHOLE_UPDATE;
   }
 
   /** A fused update with {@code outputs} parameter-shaped outputs. */

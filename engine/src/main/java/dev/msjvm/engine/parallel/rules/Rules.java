@@ -36,8 +36,8 @@ public final class Rules {
    * {@link dev.msjvm.engine.ops.CostRole}.
    */
   public static boolean isElementwise(String op) {
-    OpDef d = OpTable.find(op);
-    return d != null && d.costRole().isElementwise();
+    dev.msjvm.engine.ops.CostRole role = OpTable.roleOf(op);
+    return role != null && role.isElementwise();
   }
 
   /** Names of the operators with a rule, sorted. */
