@@ -55,6 +55,26 @@ msjvm_build_if_needed() {
   touch "$stamp"
 }
 
+# msjvm's per-machine cache: $MSJVM_CACHE, else $XDG_CACHE_HOME/msjvm, else ~/.cache/msjvm.
+msjvm_cache_dir() { echo "${MSJVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/msjvm}"; }
+
+# numpy built for GraalPy (tools/numpy/build_numpy.py); polyglot-frontend's NumpyHome names the
+# same directory.
+MSJVM_NUMPY_DIR="graalpy-25.0.3-numpy-2.2.6-r2"
+msjvm_numpy_complete() {
+  [ -f "$1/pyvenv.cfg" ] && [ -f "$1/lib/python3.12/site-packages/numpy/__init__.py" ]
+}
+
+# Builds numpy for GraalPy the first time a script runs on this machine (bin/setup-numpy), unless
+# MSJVM_NUMPY=off or $MSJVM_NUMPY_VENV names a venv of one's own.
+msjvm_numpy_if_needed() {
+  [ "${MSJVM_NUMPY:-on}" = "off" ] && return 0
+  [ -n "${MSJVM_NUMPY_VENV:-}" ] && return 0
+  msjvm_numpy_complete "$(msjvm_cache_dir)/numpy/$MSJVM_NUMPY_DIR/venv" && return 0
+  "$MSJVM_REPO/bin/setup-numpy" >&2 \
+    || msjvm_die "numpy for GraalPy could not be built (above); fix that, or set MSJVM_NUMPY=off to run without numpy"
+}
+
 msjvm_java_cmd() {
   local cp
   cp="$MSJVM_FRONTEND/polyglot-frontend-0.1.0-SNAPSHOT.jar:$(cat "$MSJVM_FRONTEND/classpath.txt")"

@@ -31,6 +31,17 @@ printf 'import gc\nopen("unclosed.txt", "w").write("data")\ngc.collect()\nopen("
 (cd "$work" && "$repo/bin/mspython" unclosed.py >/dev/null 2>&1)
 check "mspython: an unclosed file keeps its bytes" test "$(cat "$work/unclosed.txt" 2>/dev/null)" = data
 
+# numpy without asking: bin/test built it the way bin/mspython does on a machine's first run; every
+# script can import it, every rank of msrun its own copy; MSJVM_NUMPY=off runs without it.
+out=$("$repo/bin/mspython" -c 'import numpy as np; print(np.__version__, float(np.arange(4.0) @ np.arange(4.0)))' 2>"$work/err")
+check "mspython imports numpy 2.2.6 (got '$out')" test "$out" = "2.2.6 14.0"
+printf 'import os, numpy as np\nprint("rank", os.environ["RANK_ID"], np.full(3, int(os.environ["RANK_ID"])).sum())\n' > "$work/np_ranks.py"
+(cd "$work" && "$repo/bin/msrun" --worker_num=2 --local_worker_num=2 --log_dir=nplogs "$work/np_ranks.py" >/dev/null 2>&1)
+check "msrun: numpy in each of 2 ranks" grep -q "^rank 1 3$" "$work/nplogs/worker_1.log"
+MSJVM_NUMPY=off "$repo/bin/mspython" -c 'import numpy' >/dev/null 2>"$work/err"; rc=$?
+check "MSJVM_NUMPY=off: import numpy is ModuleNotFoundError" \
+  bash -c "test $rc = 1 && grep -q \"^ModuleNotFoundError: No module named 'numpy'\" '$work/err'"
+
 # msrun: a bad option value is a usage error (status 2, msrun's usage), not a Java stack trace.
 "$repo/bin/msrun" --cluster_time_out=0 "$work/exit.py" >"$work/usage" 2>&1; rc=$?
 check "msrun --cluster_time_out=0 is a usage error" test "$rc" = 2

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -101,9 +102,12 @@ class ConformanceTest {
   }
 
   private void check(Case c) throws IOException {
-    if (c.name().endsWith("_numpy")) {
-      Assumptions.assumeTrue(
-          numpyAvailable, "numpy for GraalPy is not installed (bin/setup-numpy)");
+    if (c.name().endsWith("_numpy") && !numpyAvailable) {
+      // bin/test builds numpy first, so in CI a missing numpy is a failure, never a skip; a
+      // developer's plain `mvn verify` without it skips these cases.
+      String why = "numpy for GraalPy is not installed (bin/setup-numpy)";
+      Assertions.assertNotEquals("true", System.getenv("CI"), why);
+      Assumptions.assumeTrue(false, why);
     }
     String golden = Files.readString(c.expected());
     Path dir = Files.createDirectories(work.resolve(c.name()));

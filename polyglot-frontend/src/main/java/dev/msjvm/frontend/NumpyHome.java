@@ -5,17 +5,22 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Finds the GraalPy virtual environment with numpy that {@code bin/setup-numpy} installs once per
- * machine, outside the repository ({@code <cache>/numpy/graalpy-25.0.3-numpy-2.2.6/venv}, or {@code
- * $MSJVM_NUMPY_VENV}). Without it scripts run as before and {@code import numpy} fails with
+ * Finds the GraalPy virtual environment with numpy that {@code bin/setup-numpy} builds once per
+ * machine, outside the repository ({@code <cache>/numpy/graalpy-25.0.3-numpy-2.2.6-r2/venv}, the
+ * directory {@code bin/msjvm-env.sh} names too), or {@code $MSJVM_NUMPY_VENV}. With {@code
+ * MSJVM_NUMPY=off}, or without the venv, scripts run without it and {@code import numpy} fails with
  * Python's usual {@code ModuleNotFoundError}.
  */
 final class NumpyHome {
-  static final String VERSIONED_DIR = "graalpy-25.0.3-numpy-2.2.6";
+  /** "-r2": built by tools/numpy/build_numpy.py; the pip-built venvs before it crash on import. */
+  static final String VERSIONED_DIR = "graalpy-25.0.3-numpy-2.2.6-r2";
 
   private NumpyHome() {}
 
   static Optional<Path> venv() {
+    if ("off".equals(System.getenv("MSJVM_NUMPY"))) {
+      return Optional.empty();
+    }
     String explicit = System.getenv("MSJVM_NUMPY_VENV");
     Path venv =
         explicit != null && !explicit.isBlank()
