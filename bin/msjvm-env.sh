@@ -75,6 +75,44 @@ msjvm_numpy_if_needed() {
     || msjvm_die "numpy for GraalPy could not be built (above); fix that, or set MSJVM_NUMPY=off to run without numpy"
 }
 
+# The heap of a launcher's JVM: $MSJVM_HEAP (a -Xmx size: 12g, 9000m) when set; otherwise sized
+# from the machine and the ranks the JVM runs: 1 GiB plus 1 GiB per rank, at least a quarter of the
+# memory (the JVM's own default) and at most three quarters (the RAM, or the cgroup limit if lower).
+msjvm_heap_flag() {
+  local ranks="${1:-1}" total_mb limit want lo hi
+  if [ -n "${MSJVM_HEAP:-}" ]; then
+    [[ "$MSJVM_HEAP" =~ ^[0-9]+[kKmMgG]?$ ]] || msjvm_die "MSJVM_HEAP=$MSJVM_HEAP is not a heap size such as 12g or 9000m"
+    echo "-Xmx$MSJVM_HEAP"; return
+  fi
+  total_mb=$(awk '/^MemTotal:/ {print int($2 / 1024)}' /proc/meminfo 2>/dev/null)
+  [ -n "$total_mb" ] || return 0
+  limit=$(cat /sys/fs/cgroup/memory.max 2>/dev/null || echo max)
+  if [[ "$limit" =~ ^[0-9]+$ ]] && [ $((limit / 1048576)) -lt "$total_mb" ]; then total_mb=$((limit / 1048576)); fi
+  want=$((1024 + 1024 * ranks)); lo=$((total_mb / 4)); hi=$((total_mb * 3 / 4))
+  [ "$want" -lt "$lo" ] && want=$lo
+  [ "$want" -gt "$hi" ] && want=$hi
+  echo "-Xmx${want}m"
+}
+
+# The ranks an msrun command line runs in this JVM: --local_worker_num (msrun's default: 8).
+msjvm_msrun_ranks() {
+  local n=8 expect="" a
+  for a in "$@"; do
+    if [ -n "$expect" ]; then
+      [ "$expect" = "--local_worker_num" ] && n="$a"
+      expect=""; continue
+    fi
+    case "$a" in
+      --local_worker_num=*) n="${a#*=}" ;;
+      --*=*|-h|--help) ;;
+      --*) expect="$a" ;;  # every msrun flag takes a value
+      *) break ;;          # the script: what follows is its own
+    esac
+  done
+  if [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ]; then echo "$n"; else echo 8; fi
+}
+
+# MSJVM_JAVA: the JVM command line for a launcher whose JVM runs $1 ranks (default 1).
 msjvm_java_cmd() {
   local cp
   cp="$MSJVM_FRONTEND/polyglot-frontend-0.1.0-SNAPSHOT.jar:$(cat "$MSJVM_FRONTEND/classpath.txt")"
@@ -85,6 +123,9 @@ msjvm_java_cmd() {
     # unbounded, ParallelGC grew the heap to 1.15 GB RSS on the MLP benchmark; with -Xmn512m it
     # stays at 560-740 MB (JIT off/on) for about the same step time (docs/PERFORMANCE.md).
     -Xmn512m)
+  local heap
+  heap="$(msjvm_heap_flag "${1:-1}")" || exit 1
+  [ -n "$heap" ] && MSJVM_JAVA+=("$heap")
   # The Truffle JIT: JVMCI plus the Graal compiler jars on the upgrade module path (JDK 21+).
   if [ "${MSJVM_JIT:-1}" != "0" ] && [ -d "$MSJVM_FRONTEND/jit" ]; then
     MSJVM_JAVA+=(-XX:+UnlockExperimentalVMOptions -XX:+EnableJVMCI

@@ -42,6 +42,14 @@ MSJVM_NUMPY=off "$repo/bin/mspython" -c 'import numpy' >/dev/null 2>"$work/err";
 check "MSJVM_NUMPY=off: import numpy is ModuleNotFoundError" \
   bash -c "test $rc = 1 && grep -q \"^ModuleNotFoundError: No module named 'numpy'\" '$work/err'"
 
+# Memory: MSJVM_HEAP sets the heap; a rank that exhausts it gets a MemoryError naming the rank, the
+# limit and the variable to raise it.
+MSJVM_HEAP=600m "$repo/bin/mspython" -c 'import mindspore as ms; ms.ops.ones((200000000,), ms.float64)' >/dev/null 2>"$work/err"; rc=$?
+check "MSJVM_HEAP=600m: MemoryError naming rank, limit and the fix" \
+  bash -c "test $rc = 1 && grep -q '^MemoryError: The engine ran out of memory in rank 0: the JVM heap of this process is at most [0-9]* MiB. Give it more with the environment variable MSJVM_HEAP' '$work/err'"
+MSJVM_HEAP=lots "$repo/bin/mspython" -c 'pass' >/dev/null 2>"$work/err"; rc=$?
+check "MSJVM_HEAP=lots is refused" bash -c "test $rc = 1 && grep -q 'MSJVM_HEAP=lots is not a heap size' '$work/err'"
+
 # msrun: a bad option value is a usage error (status 2, msrun's usage), not a Java stack trace.
 "$repo/bin/msrun" --cluster_time_out=0 "$work/exit.py" >"$work/usage" 2>&1; rc=$?
 check "msrun --cluster_time_out=0 is a usage error" test "$rc" = 2

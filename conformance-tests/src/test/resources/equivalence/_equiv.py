@@ -15,8 +15,13 @@ def rank_slice(full, layout, rank):
         coords.append(rest % size)
         rest //= size
     index = []
-    for dim, axis in enumerate(tensor_map):
-        part = 0 if axis == -1 else coords[axis]
+    for dim, axes in enumerate(tensor_map):
+        # A dimension split over several axes (a list, outermost first) takes slice
+        # c0 * |a1| + c1 ... of them.
+        part = 0
+        for axis in axes if isinstance(axes, list) else [axes]:
+            if axis != -1:
+                part = part * dev_matrix[-axis - 1] + coords[axis]
         index.append(slice(part * slice_shape[dim], (part + 1) * slice_shape[dim]))
     return full[tuple(index)]
 

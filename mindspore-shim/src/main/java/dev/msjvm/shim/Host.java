@@ -690,25 +690,37 @@ public final class Host {
    * out as the parameter (MindSpore clones the parameter's layout; the update's own device matrix
    * may order the axes differently).
    */
-  public Map<String, List<List<Integer>>> parameterLayouts(SpmdPartitioner.Result program) {
-    Map<String, List<List<Integer>>> byName = new java.util.LinkedHashMap<>();
+  public Map<String, List<List<?>>> parameterLayouts(SpmdPartitioner.Result program) {
+    Map<String, List<List<?>>> byName = new java.util.LinkedHashMap<>();
     program
         .variableLayouts()
         .forEach(
             (v, l) ->
                 byName.put(
                     v.name(),
-                    List.of(l.deviceMatrix().shape(), l.tensorMap(), l.sliceShape().dims())));
-    Map<String, List<List<Integer>>> out = new java.util.LinkedHashMap<>(byName);
+                    l.declared() == null
+                        ? List.of(l.deviceMatrix().shape(), l.tensorMap(), l.sliceShape().dims())
+                        : List.of(
+                            l.declared().deviceMatrix(),
+                            declaredMap(l.declared()),
+                            l.sliceShape().dims())));
+    Map<String, List<List<?>>> out = new java.util.LinkedHashMap<>(byName);
     byName.forEach(
         (name, l) -> {
           String param = stateOwner(name, byName.keySet());
-          List<List<Integer>> owner = param == null ? null : byName.get(param);
+          List<List<?>> owner = param == null ? null : byName.get(param);
           if (owner != null && owner.get(2).equals(l.get(2))) {
             out.put(name, owner);
           }
         });
     return java.util.Collections.unmodifiableMap(out);
+  }
+
+  /** A declared tensor map as MindSpore reports it: one axis as an int, several as a list. */
+  private static List<Object> declaredMap(TensorLayout.Declared declared) {
+    return declared.tensorMap().stream()
+        .<Object>map(axes -> axes.size() == 1 ? axes.get(0) : axes)
+        .toList();
   }
 
   /**
@@ -1153,6 +1165,27 @@ public final class Host {
     };
   }
 
+  /**
+   * What a rank that exhausted the heap says: which rank, the heap its JVM's ranks share, and how
+   * to give it more ({@code MSJVM_HEAP}, read by bin/mspython and bin/msrun; README, "Memory").
+   */
+  static String outOfMemory(dev.msjvm.engine.job.Rank rank, long maxHeapBytes) {
+    int ranks = rank.job().localWorkerNum();
+    long mib = maxHeapBytes / (1024 * 1024);
+    long more = Math.max(2, (mib * 2 + 1023) / 1024);
+    return "The engine ran out of memory in rank "
+        + rank.rank()
+        + ": the JVM heap "
+        + (ranks == 1 ? "of this process" : "the " + ranks + " ranks of this process share")
+        + " is at most "
+        + mib
+        + " MiB. Give it more with the environment variable MSJVM_HEAP (e.g. MSJVM_HEAP="
+        + more
+        + "g)"
+        + (ranks == 1 ? "" : ", or run fewer ranks per process")
+        + ".";
+  }
+
   /** Qualified Java class names in a message, shortened to their simple names. */
   private static final Pattern JAVA_CLASS =
       Pattern.compile(
@@ -1165,9 +1198,7 @@ public final class Host {
    */
   public String messageOf(Object t) {
     if (t instanceof OutOfMemoryError) {
-      return "The engine ran out of memory: the JVM's heap (at most "
-          + java.lang.Runtime.getRuntime().maxMemory() / (1024 * 1024)
-          + " MiB) cannot hold what this call needs.";
+      return outOfMemory(session.rank(), java.lang.Runtime.getRuntime().maxMemory());
     }
     if (t instanceof Throwable e) {
       String m = e.getMessage();

@@ -146,7 +146,7 @@ class LaunchersTest {
         try:
             ms.ops.ones((%d,), ms.float64)
         except MemoryError as e:
-            print("MemoryError", "java." in str(e), str(e).split(":")[0])
+            print("MemoryError", "java." in str(e), str(e).split(":")[0], "MSJVM_HEAP=" in str(e))
         """
             .formatted(float64s);
     Run r = mspython(src);
@@ -158,7 +158,7 @@ class LaunchersTest {
             + "ValueError False 'Failed to read the checkpoint file <cwd>/cut.ckpt. The file may be"
             + " corrupted, and the content cannot be parsed.\\nThe checkpoint value at byte 0"
             + " declares 26 bytes, but only 18 are left.'\n"
-            + "MemoryError False The engine ran out of memory\n",
+            + "MemoryError False The engine ran out of memory in rank 0 True\n",
         r.out());
   }
 

@@ -20,13 +20,52 @@ import java.util.stream.Collectors;
  * dim 0 two ways along axis 0 and repeat over axis 1: slice shape {@code [4, 6]}, strategy {@code
  * (2, 1)}, rank 5 (coordinate {@code (1, 1)}) holds rows {@code [4, 8)}, the same as ranks 4, 6, 7.
  */
-public record TensorLayout(DeviceMatrix deviceMatrix, List<Integer> tensorMap, Shape shape) {
+public record TensorLayout(
+    DeviceMatrix deviceMatrix, List<Integer> tensorMap, Shape shape, Declared declared) {
+
+  /**
+   * The Layout strategy a user wrote, when it is not this layout's own device matrix and map: its
+   * device matrix and, per dimension, the device axes (counted from the right) it is split over,
+   * outermost first, {@code [-1]} for none. A dimension split over axes that are not adjacent in
+   * order becomes one axis of a reordered device matrix (its rank list says where each rank went);
+   * this is what MindSpore reports for it ({@code parameter_layout_dict}, multi-axis tensor-map
+   * entries as lists). Not part of equality: two layouts are equal when they place the same slices
+   * the same way.
+   */
+  public record Declared(List<Integer> deviceMatrix, List<List<Integer>> tensorMap) {
+    public Declared {
+      deviceMatrix = List.copyOf(deviceMatrix);
+      tensorMap = tensorMap.stream().map(List::copyOf).toList();
+    }
+  }
 
   /** The half-open index range {@code [begin, end)} a slice covers along one dimension. */
   public record SliceRange(int begin, int end) {
     public int length() {
       return end - begin;
     }
+  }
+
+  public TensorLayout(DeviceMatrix deviceMatrix, List<Integer> tensorMap, Shape shape) {
+    this(deviceMatrix, tensorMap, shape, null);
+  }
+
+  /** This layout with {@code declared} as the Layout strategy it came from. */
+  public TensorLayout withDeclared(Declared declared) {
+    return new TensorLayout(deviceMatrix, tensorMap, shape, declared);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TensorLayout t
+        && deviceMatrix.equals(t.deviceMatrix)
+        && tensorMap.equals(t.tensorMap)
+        && shape.equals(t.shape);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(deviceMatrix, tensorMap, shape);
   }
 
   public TensorLayout {

@@ -53,7 +53,12 @@ public final class TensorRedistribution {
       boolean enableAllToAll,
       boolean afterEarlierPlans) {
     List<Integer> ranks = from.deviceMatrix().rankList();
-    if (!ranks.equals(to.deviceMatrix().rankList())) {
+    List<Integer> toRanks = to.deviceMatrix().rankList();
+    boolean reordered =
+        !ranks.equals(toRanks)
+            && ranks.size() == toRanks.size()
+            && new java.util.HashSet<>(ranks).equals(new java.util.HashSet<>(toRanks));
+    if (!ranks.equals(toRanks) && !reordered) {
       throw MsException.valueError(
           "The layouts must cover the same ranks, but the source covers "
               + ranks
@@ -80,12 +85,17 @@ public final class TensorRedistribution {
     ExpandedLayout fromOrigin = internal(from);
     ExpandedLayout toOrigin = internal(to);
     ExpandedLayout fromSqueezed = fromOrigin.squeezeShape();
-    LayoutTransfer unified = LayoutTransfer.unify(fromSqueezed, toOrigin.squeezeShape());
+    // Layouts listing the same ranks in another order (a Layout strategy splitting a dimension over
+    // device axes that are not adjacent in order) have no common refinement of their device
+    // matrices: the whole tensor is gathered over the source's ranks, then each rank cuts its
+    // target slice (no communication).
+    LayoutTransfer unified =
+        reordered ? null : LayoutTransfer.unify(fromSqueezed, toOrigin.squeezeShape());
     List<RedistributionOp> ops = new ArrayList<>();
     List<OperatorInfer.Step> steps = new ArrayList<>();
     boolean reshaped = false;
     long prevSize;
-    if (unified.expandable()) {
+    if (unified != null && unified.expandable()) {
       OperatorInfer infer =
           new OperatorInfer(unified.from(), unified.to().map, ranks, rank, enableAllToAll).infer();
       ops.addAll(infer.ops);
@@ -119,7 +129,7 @@ public final class TensorRedistribution {
         reshaped = true;
       }
       OperatorInfer split =
-          new OperatorInfer(toRepeat, toOrigin.map, ranks, rank, enableAllToAll).infer();
+          new OperatorInfer(toRepeat, toOrigin.map, toRanks, rank, enableAllToAll).infer();
       ops.addAll(split.ops);
       steps.addAll(split.steps);
       prevSize = LayoutAlgebra.product(fromSqueezed.shape);

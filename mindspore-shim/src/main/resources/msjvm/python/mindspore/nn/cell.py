@@ -68,6 +68,12 @@ def _shard_inputs(shard_fn, args):
     return tuple(out)
 
 
+def _layout_value(v):
+    """An entry of a reported layout: an int, or (a dimension split over several device axes of a
+    Layout strategy) the list of those axes."""
+    return int(v) if isinstance(v, int) else [int(a) for a in v]
+
+
 class Cell:
     """Base class of all networks."""
 
@@ -225,7 +231,7 @@ class Cell:
             own = {}
             for p in self.get_parameters():
                 if p.name in compiled:
-                    dm, tmap, piece = ([int(v) for v in part] for part in compiled[p.name])
+                    dm, tmap, piece = ([_layout_value(v) for v in part] for part in compiled[p.name])
                     own[p.name] = (dm, tmap, piece, 0, True, '', [], [], False, False, 0, 0)
             if own:
                 object.__setattr__(self, "_parameter_layout_dict", own)

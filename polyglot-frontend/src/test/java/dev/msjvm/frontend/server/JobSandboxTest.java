@@ -162,7 +162,9 @@ class JobSandboxTest {
     String ends = submit(WRITE_UNCLOSED, 1, Map.of());
     String fails = submit(WRITE_UNCLOSED + "raise ValueError('x')\n", 1, Map.of());
     String timed =
-        submit(Map.of("script", WRITE_UNCLOSED + "while True:\n    pass\n", "timeoutSeconds", 3));
+        // 10 s: the wall time counts from the job's start, and a busy 2-core machine has taken
+        // more than 3 s to start a context and reach the write.
+        submit(Map.of("script", WRITE_UNCLOSED + "while True:\n    pass\n", "timeoutSeconds", 10));
     String cancelled =
         submit(
             WRITE_UNCLOSED + "print('looping', flush=True)\nwhile True:\n" + "    pass\n",

@@ -1,6 +1,8 @@
 package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.parallel.TensorLayout;
+import java.util.HashSet;
+import java.util.List;
 
 /** Comparisons of layouts that the graph partitioner needs. */
 public final class Layouts {
@@ -12,8 +14,12 @@ public final class Layouts {
    * (e.g. {@code [2, 4]} map {@code [1, -1]} and {@code [2, 1, 4]} map {@code [2, 1]}).
    */
   public static boolean sameSlices(TensorLayout a, TensorLayout b) {
+    List<Integer> ranks = a.deviceMatrix().rankList();
+    List<Integer> others = b.deviceMatrix().rankList();
+    // The same ranks, in whatever order the two device matrices list them.
     if (!a.shape().equals(b.shape())
-        || !a.deviceMatrix().rankList().equals(b.deviceMatrix().rankList())) {
+        || ranks.size() != others.size()
+        || !(ranks.equals(others) || new HashSet<>(ranks).equals(new HashSet<>(others)))) {
       return false;
     }
     for (int r : a.deviceMatrix().rankList()) {

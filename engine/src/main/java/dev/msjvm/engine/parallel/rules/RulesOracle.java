@@ -155,8 +155,11 @@ public final class RulesOracle implements ShardingOracle {
    * A Layout strategy ({@code in_layout}/{@code out_layout}: per tensor its device matrix and, per
    * dimension, the device axes it is split over, counted from the right, {@code [-1]} for none) as
    * layouts over ranks {@code 0..devices-1}, or null when absent. A dimension split over several
-   * axes (MindSpore's {@code layout(("dp", "mp"), "None")}) needs them adjacent and in order: they
-   * are merged into one axis of the device matrix, which gives every rank the same slice.
+   * axes (MindSpore's {@code layout(("dp", "mp"), "None")}, in any order, adjacent or not) becomes
+   * one axis of a device matrix whose axes are reordered to bring those axes together, outermost
+   * first, with the ranks listed so that each keeps its coordinates: every rank holds the slice
+   * MindSpore gives it. When the tensors of the call agree (a run of axes merged in one is merged
+   * or unused in the others) they share that matrix, so an operator can run on their layouts.
    */
   static List<TensorLayout> layoutAttr(
       String op, Attrs attrs, String name, List<Shape> shapes, int devices) {
@@ -176,21 +179,100 @@ public final class RulesOracle implements ShardingOracle {
               + shapes.size()
               + " tensors.");
     }
-    List<TensorLayout> out = new ArrayList<>();
-    for (int t = 0; t < entries.size(); t++) {
-      List<?> entry = (List<?>) entries.get(t);
+    List<List<Integer>> dms = new ArrayList<>();
+    List<List<List<Integer>>> runs = new ArrayList<>();
+    for (Object e : entries) {
+      List<?> entry = (List<?>) e;
       List<Integer> dm = ints((List<?>) entry.get(0));
       List<List<Integer>> map = new ArrayList<>();
       for (Object dim : (List<?>) entry.get(1)) {
         map.add(ints((List<?>) dim));
       }
-      out.add(merged(op, dm, map, shapes.get(t), devices));
+      dms.add(dm);
+      runs.add(runsOf(op, dm, map));
+    }
+    List<List<Integer>> shared = sharedGroups(dms, runs);
+    List<TensorLayout> out = new ArrayList<>();
+    for (int t = 0; t < entries.size(); t++) {
+      List<List<Integer>> groups = shared;
+      if (groups == null) {
+        groups = runs.get(t).stream().filter(r -> r.size() > 1).distinct().toList();
+      }
+      out.add(merged(op, dms.get(t), runs.get(t), groups, shapes.get(t), devices));
     }
     return out;
   }
 
+  /**
+   * Per dimension the device axes (counted from the left) it is split over, outermost first; empty
+   * for none. Refuses an axis used twice or outside the matrix.
+   */
+  private static List<List<Integer>> runsOf(String op, List<Integer> dm, List<List<Integer>> map) {
+    int axes = dm.size();
+    boolean[] used = new boolean[axes];
+    List<List<Integer>> runs = new ArrayList<>();
+    for (List<Integer> m : map) {
+      if (m.isEmpty() || (m.size() == 1 && m.get(0) < 0)) {
+        runs.add(List.of());
+        continue;
+      }
+      List<Integer> run = new ArrayList<>();
+      for (int fromRight : m) {
+        int a = axes - 1 - fromRight;
+        if (fromRight < 0 || a < 0 || used[a]) {
+          throw MsException.runtimeError(
+              "For '"
+                  + op
+                  + "', a Layout strategy maps device axis "
+                  + fromRight
+                  + " (counted from the right) of the device matrix "
+                  + dm
+                  + " twice or outside it.");
+        }
+        used[a] = true;
+        run.add(a);
+      }
+      runs.add(List.copyOf(run));
+    }
+    return runs;
+  }
+
+  /**
+   * The multi-axis runs every tensor of a call can share (same device matrix; each run merged whole
+   * or not touched by the others), or null when they cannot.
+   */
+  private static List<List<Integer>> sharedGroups(
+      List<List<Integer>> dms, List<List<List<Integer>>> runs) {
+    if (dms.stream().distinct().count() > 1) {
+      return null;
+    }
+    List<List<Integer>> groups = new ArrayList<>();
+    for (List<List<Integer>> tensor : runs) {
+      for (List<Integer> run : tensor) {
+        if (run.size() > 1 && !groups.contains(run)) {
+          groups.add(run);
+        }
+      }
+    }
+    for (List<List<Integer>> tensor : runs) {
+      for (List<Integer> run : tensor) {
+        for (List<Integer> g : groups) {
+          if (!run.equals(g) && run.stream().anyMatch(g::contains)) {
+            return null;
+          }
+        }
+      }
+    }
+    return groups;
+  }
+
   private static TensorLayout merged(
-      String op, List<Integer> dm, List<List<Integer>> map, Shape shape, int devices) {
+      String op,
+      List<Integer> dm,
+      List<List<Integer>> runs,
+      List<List<Integer>> groups,
+      Shape shape,
+      int devices) {
     int product = dm.stream().reduce(1, Math::multiplyExact);
     if (product != devices) {
       throw MsException.runtimeError(
@@ -204,62 +286,77 @@ public final class RulesOracle implements ShardingOracle {
               + devices
               + ".");
     }
-    if (map.size() != shape.rank()) {
+    if (runs.size() != shape.rank()) {
       throw MsException.runtimeError(
           "For '"
               + op
               + "', a Layout strategy maps "
-              + map.size()
+              + runs.size()
               + " dimensions of a tensor of"
               + " shape "
               + shape
               + ".");
     }
     int axes = dm.size();
-    // groupOf[a]: the merged axis device axis a (counted from the left) falls into.
-    int[] groupOf = new int[axes];
-    java.util.Arrays.fill(groupOf, -1);
+    // The device axes reordered so that the axes splitting one dimension stand next to each other,
+    // outermost first (a dimension split over ("dp", "mp") takes slice dp * |mp| + mp, wherever the
+    // two stand in the matrix); each run then merges into one axis. The ranks keep their original
+    // coordinates: the merged matrix lists them in its own row-major order.
+    List<Integer> order = new ArrayList<>();
     List<Integer> mergedDims = new ArrayList<>();
-    List<Integer> dimGroup = new ArrayList<>();
-    int next = 0;
+    int[] groupOf = new int[axes];
     for (int a = 0; a < axes; a++) {
-      if (groupOf[a] >= 0) {
+      if (order.contains(a)) {
         continue;
       }
-      List<Integer> run = null;
-      for (List<Integer> m : map) {
-        if (m.size() > 1 && m.contains(axes - 1 - a)) {
-          run = m;
+      List<Integer> run = List.of(a);
+      for (List<Integer> g : groups) {
+        if (g.contains(a)) {
+          run = g;
         }
       }
       int size = 1;
-      if (run == null) {
-        groupOf[a] = next;
-        size = dm.get(a);
-      } else {
-        for (int k = 0; k < run.size(); k++) {
-          int left = axes - 1 - run.get(k);
-          if (run.get(k) < 0 || left != a + k) {
-            throw MsException.runtimeError(
-                "For '"
-                    + op
-                    + "', a Layout strategy splits a dimension over device axes "
-                    + run
-                    + " (counted from the right); msjvm supports only adjacent axes in order.");
-          }
-          groupOf[left] = next;
-          size *= dm.get(left);
-        }
+      for (int member : run) {
+        order.add(member);
+        groupOf[member] = mergedDims.size();
+        size *= dm.get(member);
       }
       mergedDims.add(size);
-      next++;
     }
-    for (List<Integer> m : map) {
-      dimGroup.add(m.get(0) < 0 ? -1 : next - 1 - groupOf[axes - 1 - m.get(0)]);
+    int count = mergedDims.size();
+    List<Integer> dimGroup = new ArrayList<>();
+    for (List<Integer> run : runs) {
+      dimGroup.add(run.isEmpty() ? -1 : count - 1 - groupOf[run.get(0)]);
     }
-    DeviceMatrix matrix =
-        DeviceMatrix.of(mergedDims.stream().mapToInt(Integer::intValue).toArray());
-    return TensorLayout.of(matrix, dimGroup, shape);
+    int[] merged = mergedDims.stream().mapToInt(Integer::intValue).toArray();
+    TensorLayout.Declared declared = null;
+    if (!groups.isEmpty()) { // the matrix is not the one the user wrote
+      declared =
+          new TensorLayout.Declared(
+              dm,
+              runs.stream()
+                  .map(r -> r.isEmpty() ? List.of(-1) : r.stream().map(a -> axes - 1 - a).toList())
+                  .toList());
+    }
+    if (order.equals(java.util.stream.IntStream.range(0, axes).boxed().toList())) {
+      return TensorLayout.of(DeviceMatrix.of(merged), dimGroup, shape).withDeclared(declared);
+    }
+    DeviceMatrix original = DeviceMatrix.of(dm.stream().mapToInt(Integer::intValue).toArray());
+    List<Integer> ranks = new ArrayList<>(devices);
+    int[] coordinate = new int[axes];
+    for (int i = 0; i < devices; i++) {
+      // coordinate of i in the reordered axes, row-major, the last axis fastest
+      int rest = i;
+      for (int k = axes - 1; k >= 0; k--) {
+        int a = order.get(k);
+        coordinate[a] = rest % dm.get(a);
+        rest /= dm.get(a);
+      }
+      ranks.add(original.rankAt(java.util.Arrays.stream(coordinate).boxed().toList()));
+    }
+    List<Integer> mergedShape = java.util.Arrays.stream(merged).boxed().toList();
+    return TensorLayout.of(new DeviceMatrix(mergedShape, ranks), dimGroup, shape)
+        .withDeclared(declared);
   }
 
   /** Per dimension the number of slices (MindSpore's tuple strategy of these layouts). */

@@ -54,4 +54,56 @@ class RulesOracleLayoutTest {
     MsException e = assertThrows(MsException.class, () -> shard(entry(dm, 2, 1), entry(dm, 0, -1)));
     assertTrue(e.getMessage().contains("gives the ranks other slices"), e.getMessage());
   }
+
+  /** An entry whose dimensions each list their axes (counted from the right), outermost first. */
+  private static List<Object> multi(List<Integer> dm, List<List<Integer>> axes) {
+    return List.of(dm, axes);
+  }
+
+  @Test
+  void aDimensionSplitOverAxesOutOfOrderTakesTheSlicesMindSporeGives() {
+    // Layout((2, 2, 2), ("dp", "sp", "mp")): x ("mp", ("sp", "dp")), w (("sp", "dp"), "None"),
+    // from the right dp = 2, sp = 1, mp = 0. The reduction dimension of both is cut 4 ways, slice
+    // sp * 2 + dp: rank r = 4 dp + 2 sp + mp.
+    List<Integer> dm = List.of(2, 2, 2);
+    NodeSharding s =
+        shard(
+            multi(dm, List.of(List.of(0), List.of(1, 2))),
+            multi(dm, List.of(List.of(1, 2), List.of(-1))));
+    TensorLayout x = s.inputs().get(0);
+    TensorLayout w = s.inputs().get(1);
+    for (int r = 0; r < 8; r++) {
+      int dp = r / 4;
+      int sp = r / 2 % 2;
+      int mp = r % 2;
+      int k = sp * 2 + dp;
+      assertEquals(
+          List.of(
+              new TensorLayout.SliceRange(mp * 8, mp * 8 + 8),
+              new TensorLayout.SliceRange(k * 2, k * 2 + 2)),
+          x.sliceRanges(r),
+          "x on rank " + r);
+      assertEquals(
+          List.of(new TensorLayout.SliceRange(k * 2, k * 2 + 2), new TensorLayout.SliceRange(0, 4)),
+          w.sliceRanges(r),
+          "w on rank " + r);
+    }
+    // Reported as written: MindSpore's device matrix, the multi-axis dimension as a list.
+    assertEquals(List.of(2, 2, 2), w.declared().deviceMatrix());
+    assertEquals(List.of(List.of(1, 2), List.of(-1)), w.declared().tensorMap());
+    assertEquals(List.of(List.of(0), List.of(1, 2)), x.declared().tensorMap());
+  }
+
+  @Test
+  void anAxisUsedTwiceIsRefused() {
+    List<Integer> dm = List.of(2, 2, 2);
+    MsException e =
+        assertThrows(
+            MsException.class,
+            () ->
+                shard(
+                    multi(dm, List.of(List.of(0), List.of(0, 2))),
+                    multi(dm, List.of(List.of(1), List.of(-1)))));
+    assertTrue(e.getMessage().contains("twice or outside it"), e.getMessage());
+  }
 }
