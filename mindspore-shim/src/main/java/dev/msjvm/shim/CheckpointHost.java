@@ -3,10 +3,15 @@ package dev.msjvm.shim;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.checkpoint.CheckpointEntry;
 import dev.msjvm.engine.checkpoint.CheckpointFile;
+import dev.msjvm.engine.checkpoint.SafetensorsFile;
+import dev.msjvm.engine.checkpoint.TensorBytes;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What {@code mindspore.train.serialization} calls: writes and reads {@code .ckpt} files as lists
@@ -47,6 +52,95 @@ public final class CheckpointHost {
           });
     }
     files.write(policy.write(path), entries, crc);
+  }
+
+  /**
+   * Writes {@code values[i]} (a Tensor or a Parameter's Variable) under {@code names[i]} as a
+   * safetensors file with the metadata {@code metaKeys[i] -> metaValues[i]} (none at all when
+   * {@code metaKeys} is null); with {@code crc}, adds MindSpore's {@code "crc_num"}: the CRC-32 of
+   * each name and then its tensor's bytes, names in sorted order. Returns that CRC (or -1).
+   */
+  public long saveSafetensors(
+      String path,
+      List<Object> names,
+      List<Object> values,
+      List<Object> metaKeys,
+      List<Object> metaValues,
+      boolean crc) {
+    Map<String, Tensor> tensors = new LinkedHashMap<>();
+    for (int i = 0; i < names.size(); i++) {
+      String name = (String) names.get(i);
+      tensors.put(
+          name,
+          switch (values.get(i)) {
+            case Tensor t -> t;
+            case Variable v -> v.value();
+            case Object o ->
+                throw MsException.typeError(
+                    "For 'save_checkpoint', cannot save "
+                        + o.getClass().getSimpleName()
+                        + " in a safetensors file.");
+          });
+    }
+    Map<String, String> metadata = null;
+    if (metaKeys != null) {
+      metadata = new LinkedHashMap<>();
+      for (int i = 0; i < metaKeys.size(); i++) {
+        metadata.put((String) metaKeys.get(i), (String) metaValues.get(i));
+      }
+    }
+    long sum = -1;
+    if (crc) {
+      sum = crcOf(tensors);
+      if (metadata == null) {
+        metadata = new LinkedHashMap<>();
+      }
+      metadata.put("crc_num", Long.toString(sum));
+    }
+    SafetensorsFile.write(policy.write(path), tensors, metadata);
+    return sum;
+  }
+
+  /**
+   * MindSpore's safetensors CRC: names in sorted order, each followed by {@code bytes(array)} of
+   * its numpy value. For a 0-d integer array that is not its data: numpy gives such an array {@code
+   * __index__}, so {@code bytes()} makes that many zero bytes (and refuses a negative one with
+   * "negative count"); MindSpore's CRC includes them, so this one does too.
+   */
+  private static long crcOf(Map<String, Tensor> tensors) {
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    for (String name : new java.util.TreeSet<>(tensors.keySet())) {
+      crc.update(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      Tensor t = tensors.get(name);
+      DType.Kind kind = t.dtype().kind();
+      if (t.shape().rank() == 0 && (kind == DType.Kind.SIGNED || kind == DType.Kind.UNSIGNED)) {
+        long count = t.getLong(0);
+        if (count < 0) {
+          throw MsException.valueError("negative count");
+        }
+        byte[] zeros = new byte[(int) Math.min(count, 1 << 16)];
+        for (long left = count; left > 0; left -= zeros.length) {
+          crc.update(zeros, 0, (int) Math.min(left, zeros.length));
+        }
+      } else {
+        crc.update(TensorBytes.of(t));
+      }
+    }
+    return crc.getValue();
+  }
+
+  /**
+   * A safetensors file as {@code [[name, Tensor]...], metadata, crc]}: tensors in sorted name order
+   * (as MindSpore loads them), the {@code __metadata__} map, and the CRC MindSpore's check
+   * computes.
+   */
+  public List<Object> loadSafetensors(String path) {
+    SafetensorsFile.Contents contents = SafetensorsFile.read(policy.read(path));
+    Map<String, Tensor> sorted = new java.util.TreeMap<>();
+    contents.tensors().forEach(e -> sorted.put(e.getKey(), e.getValue()));
+    List<List<Object>> pairs = new ArrayList<>();
+    sorted.forEach((name, t) -> pairs.add(List.of(name, t)));
+    return List.of(pairs, contents.metadata(), crcOf(sorted));
   }
 
   /** Whether the file at {@code path} ends with a CRC trailer. */

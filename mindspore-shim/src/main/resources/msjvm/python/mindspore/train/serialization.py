@@ -5,8 +5,11 @@ Argument checks, exception classes and messages follow MindSpore 2.10's
 (``dev.msjvm.engine.checkpoint.CheckpointFile``, through ``host().checkpoints()``) in MindSpore's
 protobuf layout, so files go both ways between this product and MindSpore.
 
-Not supported (a ``NotImplementedError`` says so): encryption (``enc_key``/``dec_key``),
-``format='safetensors'``, map parameters and ``remove_redundancy=True``.
+``format='safetensors'`` writes and reads the safetensors layout MindSpore writes through the
+safetensors library (``dev.msjvm.engine.checkpoint.SafetensorsFile``), metadata and CRC included.
+
+Not supported (a ``NotImplementedError`` says so): encryption (``enc_key``/``dec_key``), map
+parameters and ``remove_redundancy=True``.
 ``async_save`` is accepted and saves synchronously (the file is complete when the call returns).
 """
 import os
@@ -168,9 +171,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     map_param_inc = kwargs.get('incremental', False)
     global_step_num = kwargs.get('global_step_num', None)
     _check_isinstance("remove_redundancy", kwargs.get('remove_redundancy', None), (type(None), bool))
+    remove_redundancy = kwargs.get('remove_redundancy', None)
     _check_save_unsupported_param(format, enc_key, enc_mode, map_param_inc, global_step_num)
-    if format == "safetensors":
-        raise _not_supported("format='safetensors'")
     if enc_key is not None:
         raise _not_supported("Encryption (enc_key)")
 
@@ -186,7 +188,25 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     data = {}
     for name, value in params:
         data[name] = _java_value(value)
+    if format == "safetensors":
+        _save_safetensors(ckpt_file_name, data, crc_check, remove_redundancy)
+        return
     host().checkpoints().save(ckpt_file_name, list(data.keys()), list(data.values()), crc_check)
+
+
+def _save_safetensors(ckpt_file_name, data, crc_check, remove_redundancy):
+    """MindSpore's safetensors save: metadata {"format": "ms"}, "remove_redundancy" when it was given
+    as a bool, "crc_num" with crc_check; an empty checkpoint gets no metadata at all."""
+    for name, value in data.items():
+        if isinstance(value, str):
+            raise AttributeError("'str' object has no attribute 'dtype'")
+    meta = {"format": "ms"}
+    if isinstance(remove_redundancy, bool):
+        meta["remove_redundancy"] = str(remove_redundancy)
+    names = sorted(data)
+    keys = list(meta) if data else None
+    host().checkpoints().saveSafetensors(ckpt_file_name, names, [data[n] for n in names], keys,
+                                         [meta[k] for k in keys] if keys else None, crc_check and bool(data))
 
 
 # ---- load_checkpoint ----
@@ -251,7 +271,14 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
                                  f"be set to default value '{default}', but got '{value}'.")
     ckpt_file_name = _check_file(ckpt_file_name, format)
     if format == "safetensors":
-        raise _not_supported("format='safetensors'")
+        parameter_dict, remove_redundancy = _load_safetensors(ckpt_file_name, choice_func, crc_check,
+                                                              remove_redundancy)
+        if not parameter_dict:
+            raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
+                             "'filter_prefix' or 'specify_prefix' are set correctly.")
+        if net is not None:
+            load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
+        return parameter_dict
     if dec_key is not None:
         raise _not_supported("Decryption (dec_key)")
     checkpoints = host().checkpoints()
@@ -280,6 +307,33 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     if net is not None:
         load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
     return parameter_dict
+
+
+def _load_safetensors(ckpt_file_name, choice_func, crc_check, remove_redundancy):
+    """MindSpore's safetensors load: names in sorted order, ``choice_func`` (the prefixes do not apply
+    to safetensors), its CRC check and its remove_redundancy warnings; Parameters without names."""
+    pairs, meta, crc = host().checkpoints().loadSafetensors(ckpt_file_name)
+    parameter_dict = {}
+    for name, value in pairs:
+        if choice_func is not None and not choice_func(name):
+            continue
+        parameter_dict[name] = Parameter(Tensor._wrap(value.java))  # pylint: disable=protected-access
+    if meta.get("remove_redundancy") == "True" and not remove_redundancy:
+        logger.warning("For 'load_checkpoint', the safetensors file is deduplicated, "
+                       "but remove_redundancy is set to False.")
+        remove_redundancy = True
+    elif meta.get("remove_redundancy") == "False" and remove_redundancy:
+        logger.warning("For 'load_checkpoint', the safetensors file is non-deduplicated, "
+                       "but remove_redundancy is set to True.")
+        remove_redundancy = False
+    if crc_check:
+        if meta.get("crc_num") is None:
+            logger.warning("For 'load_checkpoint', the safetensors file do not contain the crc code, "
+                           "please check the file.")
+        elif int(meta["crc_num"]) != crc:
+            raise ValueError("For 'load_checkpoint', the crc check has failed. "
+                             "Please check whether the ckpt file is damaged.")
+    return parameter_dict, remove_redundancy
 
 
 # ---- load_param_into_net ----
