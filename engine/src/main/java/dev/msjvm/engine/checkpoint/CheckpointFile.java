@@ -9,21 +9,15 @@ import dev.msjvm.engine.ReadLimit;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
@@ -103,51 +97,19 @@ public final class CheckpointFile {
    * {@code "crc_num"} and the CRC-32 of everything before it as 10 big-endian bytes.
    */
   public void write(Path file, List<CheckpointEntry> entries, boolean crc) {
-    Path target = file.toAbsolutePath();
-    Path tmp = null;
-    try {
-      tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        OutputStream os = Channels.newOutputStream(ch);
-        CheckedOutputStream checked = new CheckedOutputStream(os, new CRC32());
-        CodedOutputStream out = CodedOutputStream.newInstance(checked, 1 << 16);
-        for (CheckpointEntry e : entries) {
-          writeEntry(out, e);
-        }
-        out.flush();
-        if (crc) {
-          os.write(crcTrailer(checked.getChecksum().getValue()));
-        }
-        ch.force(true);
-      }
-      try {
-        Files.move(
-            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-      tmp = null;
-      readOnly(target);
-    } catch (IOException e) {
-      // MindSpore's _exec_save logs this text and re-raises the OS error.
-      throw new MsException(
-          MsException.Kind.RUNTIME_ERROR,
-          "Failed to save the checkpoint file "
-              + target
-              + ". Maybe don't have the permission to write files, or the disk space is"
-              + " insufficient and so on. ("
-              + e
-              + ")",
-          e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // the original failure is what matters
-        }
-      }
-    }
+    AtomicWrite.to(
+        file,
+        os -> {
+          CheckedOutputStream checked = new CheckedOutputStream(os, new CRC32());
+          CodedOutputStream out = CodedOutputStream.newInstance(checked, 1 << 16);
+          for (CheckpointEntry e : entries) {
+            writeEntry(out, e);
+          }
+          out.flush();
+          if (crc) {
+            os.write(crcTrailer(checked.getChecksum().getValue()));
+          }
+        });
   }
 
   /** The entries of {@code file} in file order, consecutive slices of one tag joined. */
@@ -356,12 +318,5 @@ public final class CheckpointFile {
     }
     out.writeString(2, type);
     out.writeByteArray(3, content, off, len);
-  }
-
-  private static void readOnly(Path p) throws IOException {
-    if (Files.getFileStore(p).supportsFileAttributeView("posix")) {
-      // os.chmod(ckpt_file_name, stat.S_IRUSR) in _exec_save.
-      Files.setPosixFilePermissions(p, EnumSet.of(PosixFilePermission.OWNER_READ));
-    }
   }
 }

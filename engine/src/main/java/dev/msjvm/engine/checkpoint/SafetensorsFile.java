@@ -12,14 +12,10 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -141,50 +137,20 @@ public final class SafetensorsFile {
     header.append('}');
     byte[] json = header.toString().getBytes(StandardCharsets.UTF_8);
     int padded = (json.length + 7) / 8 * 8;
-    Path target = file.toAbsolutePath();
-    Path tmp = null;
-    try {
-      tmp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
-      try (OutputStream out =
-          new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-        out.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(padded).array());
-        out.write(json);
-        for (int i = json.length; i < padded; i++) {
-          out.write(' ');
-        }
-        for (byte[] b : data) {
-          out.write(b);
-        }
-      }
-      try {
-        Files.move(
-            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-      tmp = null;
-      if (Files.getFileStore(target).supportsFileAttributeView("posix")) {
-        Files.setPosixFilePermissions(target, EnumSet.of(PosixFilePermission.OWNER_READ));
-      }
-    } catch (IOException e) {
-      throw new MsException(
-          MsException.Kind.RUNTIME_ERROR,
-          "Failed to save the checkpoint file "
-              + target
-              + ". Maybe don't have the permission to write files, or the disk space is"
-              + " insufficient and so on. ("
-              + e
-              + ")",
-          e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // the original failure is what matters
-        }
-      }
-    }
+    AtomicWrite.to(
+        file,
+        os -> {
+          OutputStream out = new java.io.BufferedOutputStream(os, 1 << 16);
+          out.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(padded).array());
+          out.write(json);
+          for (int i = json.length; i < padded; i++) {
+            out.write(' ');
+          }
+          for (byte[] b : data) {
+            out.write(b);
+          }
+          out.flush();
+        });
   }
 
   /** serde_json's string form: quotes, backslash and control characters escaped. */
