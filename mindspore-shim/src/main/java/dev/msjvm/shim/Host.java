@@ -716,6 +716,27 @@ public final class Host {
     return java.util.Collections.unmodifiableMap(out);
   }
 
+  /**
+   * The parameter layouts of a strategy file ({@code build_searched_strategy}): per parameter name
+   * {@code [dev_matrix, tensor_map, tensor_shape, [field, opt_weight_shard_step,
+   * opt_weight_shard_size]]}, in name order.
+   */
+  public Map<String, List<List<Integer>>> strategyFileLayouts(String path) {
+    Map<String, List<List<Integer>>> out = new java.util.LinkedHashMap<>();
+    StrategyFile.read(files.read(path))
+        .layouts()
+        .forEach(
+            (name, l) ->
+                out.put(
+                    name,
+                    List.of(
+                        l.devMatrix(),
+                        l.tensorMap(),
+                        l.tensorShape(),
+                        List.of(l.field(), l.optWeightShardStep(), l.optWeightShardSize()))));
+    return out;
+  }
+
   /** A declared tensor map as MindSpore reports it: one axis as an int, several as a list. */
   private static List<Object> declaredMap(TensorLayout.Declared declared) {
     return declared.tensorMap().stream()

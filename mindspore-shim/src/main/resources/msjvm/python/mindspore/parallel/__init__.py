@@ -1,5 +1,6 @@
 """``mindspore.parallel``: algorithm parameters, ``Layout``, ``shard``, ``parameter_broadcast`` and the
-pipeline/gradient-accumulation wrappers of ``mindspore.parallel.nn``.
+pipeline/gradient-accumulation wrappers of ``mindspore.parallel.nn``, the distributed-checkpoint tools
+written so far (``build_searched_strategy``, ``merge_sliced_parameter``).
 
 As in MindSpore 2.10 the attribute ``mindspore.parallel.shard`` is the function (it shadows the
 module of the same name); ``from mindspore.parallel.shard import Layout`` still reaches the module.
@@ -10,7 +11,8 @@ from mindspore.parallel.parameter_broadcast import parameter_broadcast
 from mindspore.parallel.shard import Layout, shard
 from mindspore.parallel.nn import (GradAccumulation, MicroBatchInterleaved, Pipeline, PipelineCell,
                                    PipelineGradReducer)
+from mindspore.parallel.checkpoint_transform import build_searched_strategy, merge_sliced_parameter
 
 __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "Layout", "shard",
            "parameter_broadcast", "PipelineCell", "Pipeline", "MicroBatchInterleaved", "GradAccumulation",
-           "PipelineGradReducer"]
+           "PipelineGradReducer", "build_searched_strategy", "merge_sliced_parameter"]
