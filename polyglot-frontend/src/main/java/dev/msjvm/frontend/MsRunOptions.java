@@ -120,6 +120,31 @@ public record MsRunOptions(
       throw new UsageError(
           "argument --sim_level: invalid choice: " + sim.trim() + " (choose from 0, 1, 2, 3)");
     }
+    // msrun also takes the program to run: `msrun ... python train.py` (or python3) runs the
+    // script, as the docs' run scripts write it.
+    int script = i;
+    if (argv.get(script).equals("python") || argv.get(script).equals("python3")) {
+      script++;
+      while (script < argv.size() && argv.get(script).startsWith("-")) {
+        String flag = argv.get(script);
+        if (flag.equals("-m") || flag.equals("-c")) {
+          throw new UsageError(
+              "msjvm's msrun runs a script file: '"
+                  + argv.get(i)
+                  + " "
+                  + flag
+                  + "' is not supported");
+        }
+        script++; // python's own flags (-u, -B, ...) change nothing here
+      }
+      if (script >= argv.size()) {
+        throw new UsageError("the following arguments are required: task_script, task_script_args");
+      }
+    } else if (argv.get(script).equals("pytest")) {
+      throw new UsageError(
+          "msjvm's msrun cannot run pytest yet (pytest is not installed for GraalPy); call the test"
+              + " functions from a script and run that script");
+    }
     return new MsRunOptions(
         intValue(values, "worker_num", 8),
         intValue(values, "local_worker_num", 8),
@@ -134,8 +159,8 @@ public record MsRunOptions(
         values.getOrDefault("rank_table_file", ""),
         intValue(values, "sim_level", -1),
         intValue(values, "sim_rank_id", -1),
-        argv.get(i),
-        new ArrayList<>(argv.subList(i + 1, argv.size())));
+        argv.get(script),
+        new ArrayList<>(argv.subList(script + 1, argv.size())));
   }
 
   private static int intValue(Map<String, String> values, String name, int def) {

@@ -28,6 +28,24 @@ class MsRunOptionsTest {
   }
 
   @Test
+  void pythonBeforeTheScriptIsTheProgramThatRunsIt() throws Exception {
+    MsRunOptions o =
+        MsRunOptions.parse(List.of("--worker_num=2", "python", "-u", "infer.py", "--x", "1"));
+    assertEquals("infer.py", o.script());
+    assertEquals(List.of("--x", "1"), o.scriptArgs());
+    assertEquals("t.py", MsRunOptions.parse(List.of("python3", "t.py")).script());
+    MsRunOptions.UsageError e =
+        assertThrows(
+            MsRunOptions.UsageError.class, () -> MsRunOptions.parse(List.of("python", "-m", "x")));
+    assertTrue(e.getMessage().contains("'python -m' is not supported"), e.getMessage());
+    e =
+        assertThrows(
+            MsRunOptions.UsageError.class,
+            () -> MsRunOptions.parse(List.of("pytest", "-s", "t.py::test_a")));
+    assertTrue(e.getMessage().contains("cannot run pytest yet"), e.getMessage());
+  }
+
+  @Test
   void bothFlagFormsAndScriptArgsAfterTheScript() throws Exception {
     MsRunOptions o =
         MsRunOptions.parse(

@@ -28,3 +28,8 @@ from mindspore.nn.wrap import (DistributedGradReducer, DynamicLossScaleUpdateCel
 
 __all__ += ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneStepWithLossScaleCell",
             "DistributedGradReducer"]
+# MindSpore 2.10 exports the micro-batch wrappers from mindspore.nn too (the docs' pipeline samples use
+# nn.PipelineCell and nn.PipelineGradReducer).
+from mindspore.nn.wrap import GradAccumulationCell, MicroBatchInterleaved, PipelineCell  # noqa: E402
+from mindspore.parallel.nn.parallel_grad_reducer import PipelineGradReducer  # noqa: E402
+__all__ += ["PipelineCell", "PipelineGradReducer", "MicroBatchInterleaved", "GradAccumulationCell"]
