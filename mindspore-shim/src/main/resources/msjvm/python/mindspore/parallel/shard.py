@@ -195,6 +195,13 @@ def _shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Asce
     _check_parameter_plan(fn, parameter_plan)
 
     def shard_fn(*args):
+        # A sharded function lays its tensor inputs out by in_strategy while a parallel graph is
+        # traced, as a sharded Cell does (without this a function's strategies were dropped).
+        from mindspore.common import _graph  # pylint: disable=import-outside-toplevel
+        from mindspore.nn.cell import _shard_inputs  # pylint: disable=import-outside-toplevel
+        from mindspore._host import host  # pylint: disable=import-outside-toplevel
+        if host().recording() and _graph._partitioned():  # pylint: disable=protected-access
+            args = _shard_inputs(shard_fn, args)
         return fn(*args)
 
     # The checked configuration, for the parallel planner.
