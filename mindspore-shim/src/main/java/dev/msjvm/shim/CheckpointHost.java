@@ -131,16 +131,16 @@ public final class CheckpointHost {
 
   /**
    * A safetensors file as {@code [[name, Tensor]...], metadata, crc]}: tensors in sorted name order
-   * (as MindSpore loads them), the {@code __metadata__} map, and the CRC MindSpore's check
-   * computes.
+   * (as MindSpore loads them), the {@code __metadata__} map, and, with {@code crc}, the CRC
+   * MindSpore's check computes (-1 without: the tensors' bytes are not gone over again).
    */
-  public List<Object> loadSafetensors(String path) {
+  public List<Object> loadSafetensors(String path, boolean crc) {
     SafetensorsFile.Contents contents = SafetensorsFile.read(policy.read(path));
     Map<String, Tensor> sorted = new java.util.TreeMap<>();
     contents.tensors().forEach(e -> sorted.put(e.getKey(), e.getValue()));
     List<List<Object>> pairs = new ArrayList<>();
     sorted.forEach((name, t) -> pairs.add(List.of(name, t)));
-    return List.of(pairs, contents.metadata(), crcOf(sorted));
+    return List.of(pairs, contents.metadata(), crc ? crcOf(sorted) : -1L);
   }
 
   /** Whether the file at {@code path} ends with a CRC trailer. */

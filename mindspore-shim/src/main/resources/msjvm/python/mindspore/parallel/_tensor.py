@@ -155,12 +155,18 @@ def _reshape_param_data(param_data, dev_mat, tensor_map):
     slices = list(range(count))
     for device in range(devices):
         slices[int(_get_tensor_slice_index(dev_mat, strategy, tensor_map, device))] = np.array(gathered[device])
-    # Join along the last dimension first, then the one before it, ...
+    return Tensor(_join_slices(slices, strategy))
+
+
+def _join_slices(slices, strategy):
+    """The whole array from its slices in slice-index order (``strategy[d]`` of them along each
+    dimension d): joined along the last dimension first, then the one before it, ..."""
+    np = _np()
     for axis in range(len(strategy) - 1, -1, -1):
         parts = strategy[axis]
         slices = [np.concatenate(slices[j * parts:(j + 1) * parts], axis=axis) if parts > 1
                   else np.array(slices[j]) for j in range(len(slices) // parts)]
-    return Tensor(slices[0])
+    return slices[0]
 
 
 def _reshape_param_data_with_weight(param_data, dev_mat, field_size):

@@ -14,8 +14,8 @@ from mindspore._host import host
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
-from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _reshape_param_data,
-                                        _reshape_param_data_with_weight)
+from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _join_slices,
+                                        _reshape_param_data, _reshape_param_data_with_weight)
 
 __all__ = ["build_searched_strategy", "merge_sliced_parameter"]
 
@@ -119,11 +119,7 @@ def _merge_param_with_strategy(sliced_data, parameter_name, strategy, is_even):
             raise ValueError(f"For 'merge_sliced_parameter', the slice {index} should be "
                              f"{param_split_shape[index]} in 0 axis, but got {sliced_data[device].shape[0]}.")
         slices[index] = np.array(sliced_data[device])
-    for axis in range(len(tensor_strategy) - 1, -1, -1):
-        parts = tensor_strategy[axis]
-        slices = [np.concatenate(slices[j * parts:(j + 1) * parts], axis=axis) if parts > 1
-                  else np.array(slices[j]) for j in range(len(slices) // parts)]
-    return Tensor(slices[0])
+    return Tensor(_join_slices(slices, tensor_strategy))
 
 
 def merge_sliced_parameter(sliced_parameters, strategy=None):

@@ -273,12 +273,18 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     if format == "safetensors":
         parameter_dict, remove_redundancy = _load_safetensors(ckpt_file_name, choice_func, crc_check,
                                                               remove_redundancy)
-        if not parameter_dict:
-            raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
-                             "'filter_prefix' or 'specify_prefix' are set correctly.")
-        if net is not None:
-            load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
-        return parameter_dict
+    else:
+        parameter_dict = _load_ckpt(ckpt_file_name, specify_prefix, filter_prefix, dec_key, choice_func, crc_check)
+    if not parameter_dict:
+        raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
+                         "'filter_prefix' or 'specify_prefix' are set correctly.")
+    if net is not None:
+        load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
+    return parameter_dict
+
+
+def _load_ckpt(ckpt_file_name, specify_prefix, filter_prefix, dec_key, choice_func, crc_check):
+    """A ``.ckpt`` file's values by name, filtered by the prefixes or ``choice_func``."""
     if dec_key is not None:
         raise _not_supported("Decryption (dec_key)")
     checkpoints = host().checkpoints()
@@ -301,18 +307,13 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
             parameter_dict[name] = value
         else:
             parameter_dict[name] = Parameter(Tensor._wrap(value.java), name=name)  # pylint: disable=protected-access
-    if not parameter_dict:
-        raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
-                         "'filter_prefix' or 'specify_prefix' are set correctly.")
-    if net is not None:
-        load_param_into_net(net, parameter_dict, strict_load, remove_redundancy)
     return parameter_dict
 
 
 def _load_safetensors(ckpt_file_name, choice_func, crc_check, remove_redundancy):
     """MindSpore's safetensors load: names in sorted order, ``choice_func`` (the prefixes do not apply
     to safetensors), its CRC check and its remove_redundancy warnings; Parameters without names."""
-    pairs, meta, crc = host().checkpoints().loadSafetensors(ckpt_file_name)
+    pairs, meta, crc = host().checkpoints().loadSafetensors(ckpt_file_name, crc_check)
     parameter_dict = {}
     for name, value in pairs:
         if choice_func is not None and not choice_func(name):
