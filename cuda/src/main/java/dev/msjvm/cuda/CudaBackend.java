@@ -71,7 +71,7 @@ public final class CudaBackend implements DeviceBackend {
   private Thread lastCaller;
   private boolean closed;
 
-  private CudaBackend(int device, long limitBytes) {
+  private CudaBackend(int device, long limitBytes, boolean caching) {
     this.device = device;
     check(cudart.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
     check(cudart.cudaFree(null), "cudaFree(NULL) (context creation)");
@@ -107,7 +107,7 @@ public final class CudaBackend implements DeviceBackend {
       zipRows.put(op, kernels.get(KernelSource.zipRowName(op)));
     }
     checkBlas(cublas.cublasCreate_v2(blas), "cublasCreate");
-    allocator = new CachingAllocator(new CudaMemory(), limitBytes, "GPU:" + device);
+    allocator = new CachingAllocator(new CudaMemory(), limitBytes, "GPU:" + device, caching);
   }
 
   /**
@@ -117,6 +117,15 @@ public final class CudaBackend implements DeviceBackend {
    * @throws MsException (RUNTIME_ERROR) when CUDA is unavailable or the device cannot be set up
    */
   public static CudaBackend open(int device, long limitBytes) {
+    return open(device, limitBytes, true);
+  }
+
+  /**
+   * As {@link #open(int, long)}; with {@code caching} false every buffer's memory goes back to the
+   * device when it closes (a {@code cudaFree}, and a {@code cudaMalloc} for the next), which only a
+   * measurement of what the cache saves wants.
+   */
+  public static CudaBackend open(int device, long limitBytes, boolean caching) {
     Cuda.Probe probe = Cuda.probe();
     if (!probe.available()) {
       throw new MsException(
@@ -126,7 +135,7 @@ public final class CudaBackend implements DeviceBackend {
       throw MsException.valueError(
           "device_id " + device + " is out of range: " + probe.deviceCount() + " GPU(s) visible");
     }
-    return new CudaBackend(device, limitBytes);
+    return new CudaBackend(device, limitBytes, caching);
   }
 
   @Override

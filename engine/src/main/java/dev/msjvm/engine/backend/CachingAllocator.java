@@ -31,6 +31,7 @@ public final class CachingAllocator implements AutoCloseable {
   private final Raw raw;
   private final long limit;
   private final String device;
+  private final boolean caching;
   private final TreeMap<Long, ArrayDeque<Long>> cached = new TreeMap<>();
   private final Map<Long, Long> live = new HashMap<>();
   private long inUse;
@@ -43,12 +44,21 @@ public final class CachingAllocator implements AutoCloseable {
    * @param device the device's name in messages, e.g. {@code "GPU:0"}
    */
   public CachingAllocator(Raw raw, long limit, String device) {
+    this(raw, limit, device, true);
+  }
+
+  /**
+   * As {@link #CachingAllocator(Raw, long, String)}; with {@code caching} false every release goes
+   * straight back to the device (for measuring what the cache saves).
+   */
+  public CachingAllocator(Raw raw, long limit, String device, boolean caching) {
     if (limit <= 0) {
       throw new IllegalArgumentException("limit must be positive, got " + limit);
     }
     this.raw = raw;
     this.limit = limit;
     this.device = device;
+    this.caching = caching;
   }
 
   /** Bytes a request of {@code bytes} takes: rounded up to {@link #ALIGN}, at least one block. */
@@ -106,7 +116,7 @@ public final class CachingAllocator implements AutoCloseable {
       throw new IllegalArgumentException("address 0x" + Long.toHexString(address) + " not live");
     }
     inUse -= size;
-    if (closed) {
+    if (closed || !caching) {
       raw.free(address);
       reserved -= size;
       return;

@@ -129,4 +129,14 @@ class CachingAllocatorTest {
     assertEquals(0, dev.used, "a block released after close goes straight back to the device");
     assertThrows(IllegalStateException.class, () -> alloc.allocate(1));
   }
+
+  @Test
+  void withoutCachingEveryReleaseGoesBackToTheDevice() {
+    FakeDevice dev = new FakeDevice(1 << 20);
+    CachingAllocator alloc = new CachingAllocator(dev, Long.MAX_VALUE, "GPU:0", false);
+    alloc.release(alloc.allocate(1000));
+    alloc.release(alloc.allocate(1000));
+    assertEquals(List.of("malloc 1024", "free 1024", "malloc 1024", "free 1024"), dev.calls);
+    assertEquals(new MemoryStats(0, 0, 1024, Long.MAX_VALUE), alloc.stats());
+  }
 }
