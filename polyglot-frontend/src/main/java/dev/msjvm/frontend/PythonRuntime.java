@@ -227,6 +227,20 @@ public final class PythonRuntime implements AutoCloseable {
     return runMain(ctx, "run", script, args);
   }
 
+  /**
+   * Runs what {@code python ARGV} runs: {@code ["-m", module, args...]} a module as {@code
+   * __main__}, {@code ["-c", source, args...]} a snippet, else {@code [script, args...]} a file.
+   */
+  public int runProgram(Context ctx, List<String> argv) {
+    if (argv.size() >= 2 && argv.get(0).equals("-m")) {
+      return runMain(ctx, "run_module", argv.get(1), argv.subList(2, argv.size()));
+    }
+    if (argv.size() >= 2 && argv.get(0).equals("-c")) {
+      return runSource(ctx, argv.get(1), argv.subList(2, argv.size()));
+    }
+    return runScript(ctx, argv.get(0), argv.subList(1, argv.size()));
+  }
+
   /** Runs a snippet of Python source as {@code __main__} (used by {@code bin/mspython -c}). */
   public int runSource(Context ctx, String source, List<String> args) {
     return runMain(ctx, "run_source", source, args);

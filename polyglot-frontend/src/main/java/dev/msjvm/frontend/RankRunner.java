@@ -146,7 +146,10 @@ public final class RankRunner {
                 return;
               }
               try {
-                code = runtime.runScript(ctx, script, args);
+                List<String> program = new ArrayList<>(1 + args.size());
+                program.add(script);
+                program.addAll(args);
+                code = runtime.runProgram(ctx, program);
                 runtime.finish(ctx);
               } catch (PolyglotException e) {
                 if (!e.isInterrupted() && !e.isCancelled()) {

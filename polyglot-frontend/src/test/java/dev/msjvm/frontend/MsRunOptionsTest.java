@@ -34,15 +34,20 @@ class MsRunOptionsTest {
     assertEquals("infer.py", o.script());
     assertEquals(List.of("--x", "1"), o.scriptArgs());
     assertEquals("t.py", MsRunOptions.parse(List.of("python3", "t.py")).script());
+    MsRunOptions m = MsRunOptions.parse(List.of("python", "-B", "-m", "pkg.tool", "--y"));
+    assertEquals("-m", m.script());
+    assertEquals(List.of("pkg.tool", "--y"), m.scriptArgs());
+    MsRunOptions c = MsRunOptions.parse(List.of("python3", "-c", "print(1)", "a"));
+    assertEquals("-c", c.script());
+    assertEquals(List.of("print(1)", "a"), c.scriptArgs());
+    MsRunOptions t =
+        MsRunOptions.parse(List.of("--join=True", "pytest", "-s", "-v", "t.py::test_a"));
+    assertEquals("-m", t.script());
+    assertEquals(List.of("pytest", "-s", "-v", "t.py::test_a"), t.scriptArgs());
     MsRunOptions.UsageError e =
         assertThrows(
-            MsRunOptions.UsageError.class, () -> MsRunOptions.parse(List.of("python", "-m", "x")));
-    assertTrue(e.getMessage().contains("'python -m' is not supported"), e.getMessage());
-    e =
-        assertThrows(
-            MsRunOptions.UsageError.class,
-            () -> MsRunOptions.parse(List.of("pytest", "-s", "t.py::test_a")));
-    assertTrue(e.getMessage().contains("cannot run pytest yet"), e.getMessage());
+            MsRunOptions.UsageError.class, () -> MsRunOptions.parse(List.of("python", "-m")));
+    assertTrue(e.getMessage().contains("required: task_script"), e.getMessage());
   }
 
   @Test

@@ -24,22 +24,65 @@ def _tensor_cls():
 
 
 def _signature(args, training):
+    """The cache key of a call: the training flag, the cells' structure version, the arguments'
+    structure with each non-tensor value, and the tensors' dtypes and shapes. Tensors inside tuple
+    or list arguments (a tuple of gradients given to an optimizer) are graph inputs like top-level
+    ones, in the order ``_leaves`` lists them; None when an argument cannot be a key."""
     from mindspore.nn.cell import STRUCTURE_VERSION  # pylint: disable=import-outside-toplevel
     tensor = _tensor_cls()
-    key = [training, STRUCTURE_VERSION[0]]
     tensors = []
-    for a in args:
+
+    def part(a):
         if isinstance(a, tensor):
             tensors.append(a._java)  # pylint: disable=protected-access
-            key.append("T")
-        else:
-            try:
-                hash(a)
-                key.append(("V", type(a), a))
-            except TypeError:
-                return None
+            return "T"
+        if isinstance(a, (tuple, list)) and _holds_tensor(a):
+            return (type(a).__name__, tuple(part(x) for x in a))
+        hash(a)
+        return ("V", type(a), a)
+
+    try:
+        key = [training, STRUCTURE_VERSION[0]] + [part(a) for a in args]
+    except TypeError:
+        return None
     key.append(host().signatureOf(tensors))
     return tuple(key)
+
+
+def _holds_tensor(value):
+    tensor = _tensor_cls()
+    return any(isinstance(x, tensor) or (isinstance(x, (tuple, list)) and _holds_tensor(x)) for x in value)
+
+
+def _leaves(args):
+    """The tensors among ``args`` and inside their tuples and lists, in order: a graph's inputs."""
+    tensor = _tensor_cls()
+    found = []
+
+    def walk(a):
+        if isinstance(a, tensor):
+            found.append(a)
+        elif isinstance(a, (tuple, list)):
+            for x in a:
+                walk(x)
+
+    for a in args:
+        walk(a)
+    return found
+
+
+def _map_tensors(args, fn):
+    """``args`` with each tensor, top-level or inside tuples and lists, replaced by ``fn(tensor)``."""
+    tensor = _tensor_cls()
+
+    def each(a):
+        if isinstance(a, tensor):
+            return fn(a)
+        if isinstance(a, (tuple, list)) and _holds_tensor(a):
+            return type(a)(each(x) for x in a)
+        return a
+
+    return [each(a) for a in args]
 
 
 def _flatten(value, tensors):
@@ -101,7 +144,7 @@ def call(cell, args):
         return cell._run_construct(*args)  # pylint: disable=protected-access
     if entry is not None:
         graph, template = entry
-        inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
+        inputs = [a._java for a in _leaves(args)]  # pylint: disable=protected-access
         outs = [tensor._wrap(o.java) for o in h.runGraph(graph, inputs)]  # pylint: disable=protected-access
         report_dry_run()
         return _rebuild(template, outs)
@@ -122,9 +165,9 @@ def _trace(cell, args, key, cache, on_shapes):
     h = host()
     tensor = _tensor_cls()
     _broadcast_before_compile(cell)
-    traced = [tensor._wrap((h.abstractTensor(list(a.shape), a._java) if on_shapes else h.alias(a._java)).java)  # pylint: disable=protected-access
-              if isinstance(a, tensor) else a for a in args]
-    leaves = [a._java for a in traced if isinstance(a, tensor)]  # pylint: disable=protected-access
+    traced = _map_tensors(args, lambda a: tensor._wrap(  # pylint: disable=protected-access
+        (h.abstractTensor(list(a.shape), a._java) if on_shapes else h.alias(a._java)).java))  # pylint: disable=protected-access
+    leaves = [a._java for a in _leaves(traced)]  # pylint: disable=protected-access
     tape = (h.tapePushAbstract(leaves) if on_shapes else h.tapePush(leaves)).java
     try:
         out = cell._run_construct(*traced)  # pylint: disable=protected-access
@@ -205,7 +248,7 @@ def _compile_partitioned(cell, args, key, cache):
     h = host()
     tensor = _tensor_cls()
     local, _ = cache[key]
-    inputs = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
+    inputs = [a._java for a in _leaves(args)]  # pylint: disable=protected-access
     outs = [tensor._wrap(o.java) for o in h.runGraph(local, inputs)]  # pylint: disable=protected-access
     report_dry_run()
     return _rebuild(template, outs)
@@ -274,17 +317,17 @@ def _plan_partitioned(cell, args, key, cache):
     # With pipeline stages a batch is split over one stage's devices (reference §5.1).
     n = get_group_size() // max(1, context.get_auto_parallel_context("pipeline_stages"))
     split = not _utils._get("full_batch")  # pylint: disable=protected-access
-    global_args, specs = [], []
-    for a in args:
-        if isinstance(a, tensor):
-            shape = list(a.shape)
-            batch_split = split and a.ndim > 0
-            if batch_split:
-                shape[0] *= n
-            specs.append([shape, batch_split])
-            global_args.append(tensor._wrap(h.abstractTensor(shape, a._java).java))  # pylint: disable=protected-access
-        else:
-            global_args.append(a)
+    specs = []
+
+    def global_arg(a):
+        shape = list(a.shape)
+        batch_split = split and a.ndim > 0
+        if batch_split:
+            shape[0] *= n
+        specs.append([shape, batch_split])
+        return tensor._wrap(h.abstractTensor(shape, a._java).java)  # pylint: disable=protected-access
+
+    global_args = _map_tensors(args, global_arg)
     parameters = list(cell.get_parameters())
     deferred = [p for p in parameters if "_java" not in p.__dict__ and p.init_mode is not None]
     params = [_compile_variable(p) for p in parameters]
@@ -359,7 +402,7 @@ def _trace_global(cell, global_args):
     MindSpore's one-graph error if ``construct`` reads a computed value."""
     h = host()
     tensor = _tensor_cls()
-    leaves = [a._java for a in global_args if isinstance(a, tensor)]  # pylint: disable=protected-access
+    leaves = [a._java for a in _leaves(global_args)]  # pylint: disable=protected-access
     tape = h.tapePushAbstract(leaves).java
     try:
         out = cell._run_construct(*global_args)  # pylint: disable=protected-access
@@ -457,7 +500,7 @@ def compiled(cell, args):
     if entry is None or entry is _EAGER:
         return None
     tensor = _tensor_cls()
-    return entry[0], entry[1], host().signatureOf([a._java for a in args if isinstance(a, tensor)])  # pylint: disable=protected-access
+    return entry[0], entry[1], host().signatureOf([a._java for a in _leaves(args)])  # pylint: disable=protected-access
 
 
 def rebuild(template, outputs):
