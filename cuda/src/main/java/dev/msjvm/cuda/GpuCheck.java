@@ -115,7 +115,7 @@ public final class GpuCheck {
           "RESULT impl=msjvm-cuda what=sgemm-%d ms=%.3f tflops=%.1f%n",
           size, ms, 2.0 * size * size * size / (ms * 1e-3) / 1e12);
     }
-    mlpSteps(cuda, "msjvm-cuda", random);
+    mlpSteps(cuda, "msjvm-cuda", new SplittableRandom(1));
   }
 
   /** The seed MLP's kernel-level training step at batch 32 and 1024: mean ms over 2000 steps. */
