@@ -42,29 +42,32 @@ def _open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None
 
 
 # GraalPy 25.0.3's os.rename and os.replace fail with an internal Java error (not an OSError, so no
-# `except` catches it and the interpreter stops) whenever the target is an existing directory. POSIX
-# says: a directory replaces an empty directory, onto a non-empty one it is ENOTEMPTY, and a file
-# onto a directory is EISDIR. pytest relies on the ENOTEMPTY: concurrent runs (msrun's ranks) race
-# to rename their new .pytest_cache into place and the losers expect "Directory not empty".
+# `except` catches it and the interpreter stops) whenever the target is an existing directory, where
+# POSIX replaces an empty directory and refuses a non-empty one with ENOTEMPTY (a file onto a
+# directory: EISDIR). pytest relies on that: msrun's ranks race to rename their new .pytest_cache
+# into place and the losers expect "Directory not empty". A check before GraalPy's rename cannot
+# close that race, so the rename itself goes through the Java host (rename(2), atomically).
 _OS_RENAME = os.rename
 _OS_REPLACE = os.replace
 
 
-def _onto_directory(move):
+def _host_rename(move):
     def moved(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
-        if src_dir_fd is None and dst_dir_fd is None and os.path.isdir(dst) and not os.path.islink(dst):
+        if _HOST is None or src_dir_fd is not None or dst_dir_fd is not None:
+            return move(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+        failure = str(_HOST.rename(os.path.abspath(os.fsdecode(src)), os.path.abspath(os.fsdecode(dst))))
+        if failure:
             import errno
 
-            if not os.path.isdir(src) or os.path.islink(src):
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(src), None,
-                                        os.fspath(dst))
-            if os.path.samefile(src, dst):
-                return None  # POSIX: renaming a directory onto itself changes nothing
-            if os.listdir(dst):
-                raise OSError(errno.ENOTEMPTY, os.strerror(errno.ENOTEMPTY), os.fspath(src), None,
-                              os.fspath(dst))
-            os.rmdir(dst)
-        return move(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+            # (GraalPy's os.strerror is not usable for every code, so the reasons rename(2) gives.)
+            code = {"No such file or directory": errno.ENOENT, "File exists": errno.EEXIST,
+                    "Permission denied": errno.EACCES, "Operation not permitted": errno.EPERM,
+                    "Directory not empty": errno.ENOTEMPTY, "Is a directory": errno.EISDIR,
+                    "Not a directory": errno.ENOTDIR, "Invalid cross-device link": errno.EXDEV,
+                    "Device or resource busy": errno.EBUSY, "Read-only file system": errno.EROFS,
+                    "Invalid argument": errno.EINVAL}.get(failure, errno.EIO)
+            raise OSError(code, failure, os.fspath(src), None, os.fspath(dst))
+        return None
 
     moved.__name__ = move.__name__
     moved.__qualname__ = move.__name__
@@ -72,8 +75,8 @@ def _onto_directory(move):
     return moved
 
 
-os.rename = _onto_directory(_OS_RENAME)
-os.replace = _onto_directory(_OS_REPLACE)
+os.rename = _host_rename(_OS_RENAME)
+os.replace = _host_rename(_OS_REPLACE)
 
 _open.__doc__ = _IO_OPEN.__doc__
 _open.__name__ = "open"

@@ -717,6 +717,35 @@ public final class Host {
   }
 
   /**
+   * {@code os.rename} / {@code os.replace} for the launcher's {@code _msjvm_main}: GraalPy 25.0.3's
+   * own stop the interpreter with an internal error when the target is a directory (pytest's ranks
+   * race to rename a new {@code .pytest_cache} into place). This is POSIX {@code rename(2)} through
+   * the JDK's atomic move, so an empty target directory is replaced and a non-empty one refused: ""
+   * when done, else the system's reason ({@code "Directory not empty"}), which the caller raises as
+   * {@code OSError} with its errno. Paths are absolute, checked by the job's file policy.
+   */
+  public String rename(String source, String target) {
+    java.nio.file.Path from = files.write(source);
+    java.nio.file.Path to = files.write(target);
+    try {
+      java.nio.file.Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      return "";
+    } catch (java.nio.file.NoSuchFileException e) {
+      return "No such file or directory";
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      return "File exists";
+    } catch (java.nio.file.AccessDeniedException e) {
+      return "Permission denied";
+    } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+      return "Invalid cross-device link";
+    } catch (java.nio.file.FileSystemException e) {
+      return e.getReason() == null ? "Input/output error" : e.getReason();
+    } catch (java.io.IOException e) {
+      return "Input/output error";
+    }
+  }
+
+  /**
    * The parameter layouts of a strategy file ({@code build_searched_strategy}): per parameter name
    * {@code [dev_matrix, tensor_map, tensor_shape, [field, opt_weight_shard_step,
    * opt_weight_shard_size]]}, in name order.

@@ -23,7 +23,8 @@ from mindspore.ops.composite import GradOperation, grad, value_and_grad
 from mindspore import train
 from mindspore.train import *  # noqa: F401,F403  (MindSpore exports mindspore.train's names at the top)
 from mindspore.train import __all__ as _train_all
-from mindspore.parallel import build_searched_strategy, merge_sliced_parameter
+from mindspore.parallel import (build_searched_strategy, merge_sliced_parameter, rank_list_for_transform,
+                                transform_checkpoint_by_rank, transform_checkpoints)
 from mindspore import amp
 from mindspore.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from mindspore.common.lazy_inline import lazy_inline
@@ -41,4 +42,5 @@ __all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "
            "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "amp",
            "Layout", "parameter_broadcast", "lazy_inline", "jit", "mint"]
 __all__ += [n for n in _train_all if n not in __all__]
-__all__ += ["build_searched_strategy", "merge_sliced_parameter"]
+__all__ += ["build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
+            "transform_checkpoint_by_rank", "transform_checkpoints"]

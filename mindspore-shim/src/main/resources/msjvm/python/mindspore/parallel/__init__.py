@@ -11,8 +11,11 @@ from mindspore.parallel.parameter_broadcast import parameter_broadcast
 from mindspore.parallel.shard import Layout, shard
 from mindspore.parallel.nn import (GradAccumulation, MicroBatchInterleaved, Pipeline, PipelineCell,
                                    PipelineGradReducer)
-from mindspore.parallel.checkpoint_transform import build_searched_strategy, merge_sliced_parameter
+from mindspore.parallel.checkpoint_transform import (build_searched_strategy, merge_sliced_parameter,
+                                                     rank_list_for_transform, transform_checkpoint_by_rank,
+                                                     transform_checkpoints)
 
 __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "Layout", "shard",
            "parameter_broadcast", "PipelineCell", "Pipeline", "MicroBatchInterleaved", "GradAccumulation",
-           "PipelineGradReducer", "build_searched_strategy", "merge_sliced_parameter"]
+           "PipelineGradReducer", "build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
+           "transform_checkpoint_by_rank", "transform_checkpoints"]
