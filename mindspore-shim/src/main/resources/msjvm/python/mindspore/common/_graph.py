@@ -79,7 +79,8 @@ def _map_tensors(args, fn):
         if isinstance(a, tensor):
             return fn(a)
         if isinstance(a, (tuple, list)) and _holds_tensor(a):
-            return type(a)(each(x) for x in a)
+            items = [each(x) for x in a]
+            return type(a)(*items) if hasattr(a, "_fields") else type(a)(items)  # namedtuples take fields
         return a
 
     return [each(a) for a in args]
