@@ -410,7 +410,7 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices):
         if src is not None:
             stages = sorted(src[name])
             holders = [r for r in holders if stage_of[r] in stages] or holders
-            src_layout = src[name][stages[0]] if stages[0] in src[name] else None
+            src_layout = src[name][stages[0]]
             holders = [r for r in holders if stage_of[r] == min(stage_of[h] for h in holders)]
         first = loaded[holders[0]][name]
         data = first.asnumpy()
@@ -444,12 +444,11 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices):
             last_devices = src_layout.devices()
         transformed.append((name, Tensor(out, first.dtype)))
     source_rank = dst_local % last_devices
+    done_names = {n for n, _ in transformed}
     for name in names:
-        if any(n == name for n, _ in transformed):
-            continue
         in_src = src is None or name in src
         in_dst = dst is None or name in dst
-        if in_src and in_dst and not (src is None and dst is None):
+        if name in done_names or (in_src and in_dst and not (src is None and dst is None)):
             continue
         holder = next((r for r in loaded if r % last_devices == source_rank and name in loaded[r]), None)
         if holder is None:
