@@ -386,9 +386,9 @@ public final class CudaBackend implements DeviceBackend {
       long cOffset,
       int ldc) {
     enter();
-    long pa = at(a, aOffset, span(transA ? k : m, lda));
-    long pb = at(b, bOffset, span(transB ? n : k, ldb));
-    long pc = at(c, cOffset, span(m, ldc));
+    long pa = at(a, aOffset, span(transA ? k : m, transA ? m : k, lda));
+    long pb = at(b, bOffset, span(transB ? n : k, transB ? k : n, ldb));
+    long pc = at(c, cOffset, span(m, n, ldc));
     this.alpha.put(0, alpha);
     this.beta.put(0, beta);
     // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands.
@@ -411,9 +411,12 @@ public final class CudaBackend implements DeviceBackend {
         "cublasSgemm");
   }
 
-  /** Elements a row-major matrix of {@code rows} rows spans with leading dimension {@code ld}. */
-  private static long span(int rows, int ld) {
-    return rows == 0 ? 0 : (long) (rows - 1) * ld + 1;
+  /**
+   * Elements a row-major {@code rows x cols} matrix spans with leading dimension {@code ld}: up to
+   * the end of its last row.
+   */
+  private static long span(int rows, int cols, int ld) {
+    return rows == 0 || cols == 0 ? 0 : (long) (rows - 1) * ld + cols;
   }
 
   @Override
@@ -439,9 +442,9 @@ public final class CudaBackend implements DeviceBackend {
     if (batch == 0) {
       return;
     }
-    long pa = at(a, 0, (batch - 1) * strideA + span(transA ? k : m, lda));
-    long pb = at(b, 0, (batch - 1) * strideB + span(transB ? n : k, ldb));
-    long pc = at(c, 0, (batch - 1) * strideC + span(m, ldc));
+    long pa = at(a, 0, (batch - 1) * strideA + span(transA ? k : m, transA ? m : k, lda));
+    long pb = at(b, 0, (batch - 1) * strideB + span(transB ? n : k, transB ? k : n, ldb));
+    long pc = at(c, 0, (batch - 1) * strideC + span(m, n, ldc));
     this.alpha.put(0, alpha);
     this.beta.put(0, beta);
     checkBlas(
@@ -603,7 +606,7 @@ public final class CudaBackend implements DeviceBackend {
     if (n == 0) {
       return;
     }
-    float lrT = (float) (lr * Math.sqrt(1 - beta2Power) / (1 - beta1Power));
+    float lrT = DeviceBackend.adamStepSize(lr, beta1Power, beta2Power);
     args.ptr(0, pp)
         .ptr(1, pm)
         .ptr(2, pv)

@@ -72,17 +72,6 @@ public final class KernelSource {
           __syncthreads();
           return r;
         }
-        __device__ float msjvm_block_max(float v, float* sh);
-        // The row's maximum and sum of exp(x - max), for softmax and cross-entropy.
-        __device__ void msjvm_row_max_sum(const float* row, int cols, float* sh, float* m, float* sum) {
-          float mx = __int_as_float(0xff800000);
-          for (int j = threadIdx.x; j < cols; j += blockDim.x) mx = fmaxf(mx, row[j]);
-          mx = msjvm_block_max(mx, sh);
-          float s = 0.0f;
-          for (int j = threadIdx.x; j < cols; j += blockDim.x) s += expf(row[j] - mx);
-          *m = mx;
-          *sum = msjvm_block_sum(s, sh);
-        }
         __device__ float msjvm_block_max(float v, float* sh) {
           sh[threadIdx.x] = v;
           __syncthreads();
@@ -93,6 +82,16 @@ public final class KernelSource {
           float r = sh[0];
           __syncthreads();
           return r;
+        }
+        // The row's maximum and sum of exp(x - max), for softmax and cross-entropy.
+        __device__ void msjvm_row_max_sum(const float* row, int cols, float* sh, float* m, float* sum) {
+          float mx = __int_as_float(0xff800000);
+          for (int j = threadIdx.x; j < cols; j += blockDim.x) mx = fmaxf(mx, row[j]);
+          mx = msjvm_block_max(mx, sh);
+          float s = 0.0f;
+          for (int j = threadIdx.x; j < cols; j += blockDim.x) s += expf(row[j] - mx);
+          *m = mx;
+          *sum = msjvm_block_sum(s, sh);
         }
         """);
     for (Unary op : Unary.values()) {

@@ -140,7 +140,6 @@ public record MsRunOptions(
                 + "')");
       }
     } else if (program.get(0).equals("pytest")) {
-      program.set(0, "pytest");
       program.add(0, "-m");
     }
     return new MsRunOptions(

@@ -60,7 +60,7 @@ public final class BackendSuite {
     compare(
         "fill",
         0,
-        (be, x) -> {
+        (be, scope, x) -> {
           be.copyIn(fillInput, 0, x, 0, 300);
           be.fill(x, 17, 200, -2.5f);
         },
@@ -80,16 +80,7 @@ public final class BackendSuite {
     for (Unary op : Unary.values()) {
       int n = 5003;
       float[] x = domain(op, n);
-      compare(
-          "map " + op,
-          1e-5,
-          (be, out) -> {
-            try (DeviceBuffer in = be.allocate(n)) {
-              be.copyIn(x, 0, in, 0, n);
-              be.map(op, in, out, n);
-            }
-          },
-          n);
+      compare("map " + op, 1e-5, (be, scope, out) -> be.map(op, scope.upload(x), out, n), n);
     }
     for (Binary op : Binary.values()) {
       int n = 4099;
@@ -98,14 +89,7 @@ public final class BackendSuite {
       compare(
           "zip " + op,
           1e-5,
-          (be, out) -> {
-            try (DeviceBuffer x = be.allocate(n);
-                DeviceBuffer y = be.allocate(n)) {
-              be.copyIn(a, 0, x, 0, n);
-              be.copyIn(b, 0, y, 0, n);
-              be.zip(op, x, y, out, n);
-            }
-          },
+          (be, scope, out) -> be.zip(op, scope.upload(a), scope.upload(b), out, n),
           n);
     }
     for (Binary op : new Binary[] {Binary.ADD, Binary.MUL, Binary.SUB}) {
@@ -116,14 +100,7 @@ public final class BackendSuite {
       compare(
           "zipRow " + op,
           1e-5,
-          (be, out) -> {
-            try (DeviceBuffer x = be.allocate(rows * cols);
-                DeviceBuffer row = be.allocate(cols)) {
-              be.copyIn(a, 0, x, 0, rows * cols);
-              be.copyIn(r, 0, row, 0, cols);
-              be.zipRow(op, x, row, out, rows, cols);
-            }
-          },
+          (be, scope, out) -> be.zipRow(op, scope.upload(a), scope.upload(r), out, rows, cols),
           rows * cols);
     }
     for (int[] rc : new int[][] {{1, 1}, {32, 10}, {5, 5000}, {1000, 3}, {64, 1025}}) {
@@ -135,12 +112,7 @@ public final class BackendSuite {
       compare(
           "softmax " + rows + "x" + cols,
           1e-5,
-          (be, out) -> {
-            try (DeviceBuffer x = be.allocate(rows * cols)) {
-              be.copyIn(a, 0, x, 0, rows * cols);
-              be.softmax(x, out, rows, cols);
-            }
-          },
+          (be, scope, out) -> be.softmax(scope.upload(a), out, rows, cols),
           rows * cols);
       float[] labels = new float[rows];
       for (int i = 0; i < rows; i++) {
@@ -150,16 +122,16 @@ public final class BackendSuite {
         compare(
             (wantLoss ? "cross-entropy loss " : "cross-entropy grad ") + rows + "x" + cols,
             1e-5,
-            (be, out) -> {
-              try (DeviceBuffer x = be.allocate(rows * cols);
-                  DeviceBuffer l = be.allocate(rows);
-                  DeviceBuffer loss = be.allocate(rows);
-                  DeviceBuffer grad = be.allocate(rows * cols)) {
-                be.copyIn(a, 0, x, 0, rows * cols);
-                be.copyIn(labels, 0, l, 0, rows);
-                be.softmaxCrossEntropy(
-                    x, l, wantLoss ? out : loss, wantLoss ? grad : out, rows, cols, 1f / rows);
-              }
+            (be, scope, out) -> {
+              DeviceBuffer other = scope.allocate(wantLoss ? rows * cols : rows);
+              be.softmaxCrossEntropy(
+                  scope.upload(a),
+                  scope.upload(labels),
+                  wantLoss ? out : other,
+                  wantLoss ? other : out,
+                  rows,
+                  cols,
+                  1f / rows);
             },
             wantLoss ? rows : rows * cols);
       }
@@ -174,18 +146,13 @@ public final class BackendSuite {
         compare(
             "applyMomentum nesterov=" + nesterov + (w == 0 ? " param" : " accum"),
             1e-5,
-            (be, out) -> {
-              try (DeviceBuffer pa = be.allocate(n);
-                  DeviceBuffer ac = be.allocate(n);
-                  DeviceBuffer gr = be.allocate(n)) {
-                be.copyIn(p, 0, pa, 0, n);
-                be.copyIn(acc, 0, ac, 0, n);
-                be.copyIn(g, 0, gr, 0, n);
-                be.applyMomentum(pa, ac, gr, 0.1f, 0.9f, nesterov, n);
-                float[] host = new float[n];
-                be.copyOut(w == 0 ? pa : ac, 0, host, 0, n);
-                be.copyIn(host, 0, out, 0, n);
-              }
+            (be, scope, out) -> {
+              DeviceBuffer pa = scope.upload(p);
+              DeviceBuffer ac = scope.upload(acc);
+              be.applyMomentum(pa, ac, scope.upload(g), 0.1f, 0.9f, nesterov, n);
+              float[] host = new float[n];
+              be.copyOut(w == 0 ? pa : ac, 0, host, 0, n);
+              be.copyIn(host, 0, out, 0, n);
             },
             n);
       }
@@ -199,17 +166,20 @@ public final class BackendSuite {
       compare(
           "adam param",
           1e-5,
-          (be, out) -> {
-            try (DeviceBuffer mm = be.allocate(n);
-                DeviceBuffer vv = be.allocate(n);
-                DeviceBuffer gr = be.allocate(n)) {
-              be.copyIn(p, 0, out, 0, n);
-              be.copyIn(m, 0, mm, 0, n);
-              be.copyIn(v, 0, vv, 0, n);
-              be.copyIn(g, 0, gr, 0, n);
-              be.adam(
-                  out, mm, vv, gr, 0.001f, 0.9f, 0.999f, 1e-8f, 0.9f * 0.9f, 0.999f * 0.999f, n);
-            }
+          (be, scope, out) -> {
+            be.copyIn(p, 0, out, 0, n);
+            be.adam(
+                out,
+                scope.upload(m),
+                scope.upload(v),
+                scope.upload(g),
+                0.001f,
+                0.9f,
+                0.999f,
+                1e-8f,
+                0.9f * 0.9f,
+                0.999f * 0.999f,
+                n);
           },
           n);
     }
@@ -319,8 +289,9 @@ public final class BackendSuite {
     }
   }
 
+  /** A kernel call writing {@code out}; its inputs come from {@code scope}, closed after it. */
   private interface Kernel {
-    void run(DeviceBackend backend, DeviceBuffer out);
+    void run(DeviceBackend backend, MemoryScope scope, DeviceBuffer out);
   }
 
   /** Runs {@code kernel} on both backends into an {@code n}-float output and compares. */
@@ -339,9 +310,10 @@ public final class BackendSuite {
   }
 
   private static float[] runOn(DeviceBackend be, Kernel kernel, int n) {
-    try (DeviceBuffer out = be.allocate(n)) {
+    try (MemoryScope scope = new MemoryScope(be)) {
+      DeviceBuffer out = scope.allocate(n);
       be.fill(out, 0, n, 0f);
-      kernel.run(be, out);
+      kernel.run(be, scope, out);
       float[] host = new float[n];
       be.copyOut(out, 0, host, 0, n);
       return host;
@@ -375,48 +347,13 @@ public final class BackendSuite {
     check(
         name,
         () -> {
-          Kernel kernel =
-              (be, out) -> {
-                try (DeviceBuffer da = be.allocate(a.length);
-                    DeviceBuffer db = be.allocate(b.length)) {
-                  be.copyIn(a, 0, da, 0, a.length);
-                  be.copyIn(b, 0, db, 0, b.length);
-                  be.copyIn(c, 0, out, 0, c.length);
-                  be.gemm(
-                      ta, tb, m, n, k, alpha, da, offA, lda, db, offB, ldb, beta, out, offC, ldc);
-                }
-              };
+          Kernel kernel = gemmKernel(a, b, c, alpha, beta, m, n, k, ta, tb, pad);
           float[] got = runOn(under, kernel, c.length);
           float[] want = runOn(ref, kernel, c.length);
-          float[] absA = abs(a);
-          float[] absB = abs(b);
-          float[] absC = abs(c);
+          // The float32 error bound: the same product of the absolute values.
           Kernel bound =
-              (be, out) -> {
-                try (DeviceBuffer da = be.allocate(a.length);
-                    DeviceBuffer db = be.allocate(b.length)) {
-                  be.copyIn(absA, 0, da, 0, a.length);
-                  be.copyIn(absB, 0, db, 0, b.length);
-                  be.copyIn(absC, 0, out, 0, c.length);
-                  be.gemm(
-                      ta,
-                      tb,
-                      m,
-                      n,
-                      k,
-                      Math.abs(alpha),
-                      da,
-                      offA,
-                      lda,
-                      db,
-                      offB,
-                      ldb,
-                      Math.abs(beta),
-                      out,
-                      offC,
-                      ldc);
-                }
-              };
+              gemmKernel(
+                  abs(a), abs(b), abs(c), Math.abs(alpha), Math.abs(beta), m, n, k, ta, tb, pad);
           float[] scale = runOn(ref, bound, c.length);
           double worst = 0;
           for (int i = 0; i < c.length; i++) {
@@ -428,6 +365,44 @@ public final class BackendSuite {
           }
           note("error " + String.format("%.3g", worst) + " of the bound");
         });
+  }
+
+  /** {@code gemmCase}'s product (offsets and leading dimensions from {@code pad}) as a kernel. */
+  private static Kernel gemmKernel(
+      float[] a,
+      float[] b,
+      float[] c,
+      float alpha,
+      float beta,
+      int m,
+      int n,
+      int k,
+      boolean ta,
+      boolean tb,
+      int pad) {
+    int lda = (ta ? m : k) + pad;
+    int ldb = (tb ? k : n) + pad;
+    int ldc = n + pad;
+    return (be, scope, out) -> {
+      be.copyIn(c, 0, out, 0, c.length);
+      be.gemm(
+          ta,
+          tb,
+          m,
+          n,
+          k,
+          alpha,
+          scope.upload(a),
+          pad,
+          lda,
+          scope.upload(b),
+          2L * pad,
+          ldb,
+          beta,
+          out,
+          pad,
+          ldc);
+    };
   }
 
   private void batchedCase(int batch, int m, int n, int k, boolean ta, boolean tb) {
@@ -450,14 +425,25 @@ public final class BackendSuite {
             + (ta ? " A^T" : "")
             + (tb ? " B^T" : ""),
         1e-5 * Math.sqrt(k),
-        (be, out) -> {
-          try (DeviceBuffer da = be.allocate(a.length);
-              DeviceBuffer db = be.allocate(b.length)) {
-            be.copyIn(a, 0, da, 0, a.length);
-            be.copyIn(b, 0, db, 0, b.length);
-            be.gemmBatched(ta, tb, m, n, k, 1f, da, sa, lda, db, sb, ldb, 0f, out, sc, n, batch);
-          }
-        },
+        (be, scope, out) ->
+            be.gemmBatched(
+                ta,
+                tb,
+                m,
+                n,
+                k,
+                1f,
+                scope.upload(a),
+                sa,
+                lda,
+                scope.upload(b),
+                sb,
+                ldb,
+                0f,
+                out,
+                sc,
+                n,
+                batch),
         (int) (batch * sc));
   }
 
@@ -467,14 +453,11 @@ public final class BackendSuite {
     compare(
         name,
         1e-6 * Math.max(1, Math.sqrt(len)) + len * 0x1p-24,
-        (be, out) -> {
-          try (DeviceBuffer x = be.allocate(a.length)) {
-            be.copyIn(a, 0, x, 0, a.length);
-            if (byRow) {
-              be.sumRows(x, out, rows, cols);
-            } else {
-              be.sumCols(x, out, rows, cols);
-            }
+        (be, scope, out) -> {
+          if (byRow) {
+            be.sumRows(scope.upload(a), out, rows, cols);
+          } else {
+            be.sumCols(scope.upload(a), out, rows, cols);
           }
         },
         n);

@@ -145,6 +145,14 @@ public interface DeviceBackend extends AutoCloseable {
       float beta2Power,
       long n);
 
+  /**
+   * Adam's step size for this step, {@code lr sqrt(1 - beta2Power) / (1 - beta1Power)}, computed in
+   * double and rounded once: every backend's {@link #adam} uses this value.
+   */
+  static float adamStepSize(float lr, float beta1Power, float beta2Power) {
+    return (float) (lr * Math.sqrt(1 - beta2Power) / (1 - beta1Power));
+  }
+
   /** Waits for every kernel launched so far. */
   void synchronize();
 

@@ -343,7 +343,7 @@ public final class HostBackend implements DeviceBackend {
     float[] mm = data(m);
     float[] vv = data(v);
     float[] g = data(grad);
-    float lrT = (float) (lr * Math.sqrt(1 - beta2Power) / (1 - beta1Power));
+    float lrT = DeviceBackend.adamStepSize(lr, beta1Power, beta2Power);
     for (int i = 0; i < n; i++) {
       mm[i] = beta1 * mm[i] + (1 - beta1) * g[i];
       vv[i] = beta2 * vv[i] + (1 - beta2) * g[i] * g[i];

@@ -16,7 +16,7 @@ from mindspore._host import host
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
-from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _join_slices,
+from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _join_slices, _np,
                                         _reshape_param_data, _reshape_param_data_with_weight)
 
 __all__ = ["build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
@@ -377,11 +377,6 @@ def rank_list_for_transform(rank_id, src_strategy_file=None, dst_strategy_file=N
     src, src_devices, _ = _stage_layouts(src_strategy_file)
     dst, dst_devices, _ = _stage_layouts(dst_strategy_file)
     return _needed_ranks(rank_id, src, src_devices, dst, dst_devices)
-
-
-def _np():
-    import numpy  # pylint: disable=import-outside-toplevel
-    return numpy
 
 
 def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices):
