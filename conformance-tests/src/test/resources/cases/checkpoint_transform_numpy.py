@@ -9,86 +9,7 @@ import tempfile
 
 import numpy as np
 import mindspore as ms
-
-
-def varint(v):
-    v &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def field(number, wire, payload):
-    if wire == 0:
-        return varint(number << 3) + varint(payload)
-    return varint((number << 3) | 2) + varint(len(payload)) + payload
-
-
-def dims(values):
-    return b"".join(field(1, 0, v) for v in values)
-
-
-def write_strategy(path, layouts):
-    body = field(1, 0, 0)
-    for name, (dm, tm, step, size) in layouts.items():
-        pl = (field(1, 2, dims(dm)) + field(2, 2, dims(tm)) + field(3, 2, b"") + field(4, 2, b"")
-              + field(5, 0, 0) + field(6, 0, step) + field(7, 0, size))
-        body += field(3, 2, field(1, 2, name.encode()) + field(2, 2, pl))
-    with open(path, "wb") as f:
-        f.write(body)
-
-
-def factor(n, axes):
-    out = [1] * axes
-    for _ in range(int(np.log2(n))):
-        out[rnd.randrange(axes)] *= 2
-    return out
-
-
-def random_layout(devices, ndim):
-    axes = rnd.randint(1, 3)
-    dm = factor(devices, axes)
-    free = list(range(axes))
-    rnd.shuffle(free)
-    tm = [free.pop() if free and rnd.random() < 0.7 else -1 for _ in range(ndim)]
-    step = size = 0
-    used = {axes - 1 - t for t in tm if t != -1}
-    repeated = [d for d in range(axes) if d not in used and dm[d] > 1]
-    natural = [t for t in tm if t != -1] == sorted([t for t in tm if t != -1], reverse=True)
-    if len(repeated) == 1 and natural and rnd.random() < 0.5:
-        step = int(np.prod(dm[repeated[0] + 1:]))
-        size = -1
-    return dm, tm, step, size
-
-
-def box(shape, layout, rank):
-    dm, tm, step, size = layout
-    n = len(dm)
-    coord = [0] * n
-    r = rank
-    for k in range(n - 1, -1, -1):
-        coord[k] = r % dm[k]
-        r //= dm[k]
-    out = []
-    for s, t in zip(shape, tm):
-        parts = 1 if t == -1 else dm[n - 1 - t]
-        index = 0 if t == -1 else coord[n - 1 - t]
-        out.append((index * s // parts, (index + 1) * s // parts))
-    if step:
-        used = {n - 1 - t for t in tm if t != -1}
-        d = [k for k in range(n) if k not in used and dm[k] > 1][0]
-        b, e = out[0]
-        piece = (e - b) // dm[d]
-        out[0] = (b + coord[d] * piece, b + (coord[d] + 1) * piece)
-    return out
-
-
-def cut(full, layout, rank):
-    return full[tuple(slice(b, e) for b, e in box(full.shape, layout, rank))]
+from _strategy_files import cut, random_layout, write_strategy
 
 
 rnd = random.Random(2026)
@@ -99,8 +20,8 @@ pairs = 50
 exact = 0
 for p in range(pairs):
     src_dev, dst_dev = rnd.choice([1, 2, 4, 8]), rnd.choice([1, 2, 4, 8])
-    src = {name: random_layout(src_dev, v.ndim) for name, v in full.items()}
-    dst = {name: random_layout(dst_dev, v.ndim) for name, v in full.items()}
+    src = {name: random_layout(rnd, src_dev, v.ndim) for name, v in full.items()}
+    dst = {name: random_layout(rnd, dst_dev, v.ndim) for name, v in full.items()}
     work = os.path.join(root, "p%d" % p)
     os.makedirs(work)
     write_strategy(os.path.join(work, "src.ckpt"), src)

@@ -677,7 +677,12 @@ public final class Host {
         StrategyFile.write(
             files.write(saveFile),
             StrategyCheckpointPass.toSave(
-                program.global(), program.sharded(), strategySaves, settings.onlyTrainable()));
+                program.global(),
+                program.sharded(),
+                strategySaves,
+                settings.onlyTrainable(),
+                program.stage(),
+                program.onStage()));
       }
       return program.program();
     }
@@ -743,6 +748,17 @@ public final class Host {
     } catch (java.io.IOException e) {
       return "Input/output error";
     }
+  }
+
+  /**
+   * {@code merge_pipeline_strategys}: the stages' strategy files {@code sources} as one at {@code
+   * target}.
+   */
+  public void mergeStrategyFiles(List<String> sources, String target) {
+    StrategyFile.mergeStages(
+        sources.stream().map(files::read).toList(),
+        files.write(target),
+        dev.msjvm.engine.ReadLimit.fromSystemProperty());
   }
 
   /**

@@ -23,8 +23,9 @@ from mindspore.ops.composite import GradOperation, grad, value_and_grad
 from mindspore import train
 from mindspore.train import *  # noqa: F401,F403  (MindSpore exports mindspore.train's names at the top)
 from mindspore.train import __all__ as _train_all
-from mindspore.parallel import (build_searched_strategy, merge_sliced_parameter, rank_list_for_transform,
-                                transform_checkpoint_by_rank, transform_checkpoints)
+from mindspore.parallel import (build_searched_strategy, load_distributed_checkpoint, load_segmented_checkpoints,
+                                merge_pipeline_strategys, merge_sliced_parameter, rank_list_for_transform,
+                                transform_checkpoint_by_rank, transform_checkpoints, unified_safetensors)
 from mindspore import amp
 from mindspore.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from mindspore.common.lazy_inline import lazy_inline
@@ -43,4 +44,5 @@ __all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "
            "Layout", "parameter_broadcast", "lazy_inline", "jit", "mint"]
 __all__ += [n for n in _train_all if n not in __all__]
 __all__ += ["build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
-            "transform_checkpoint_by_rank", "transform_checkpoints"]
+            "transform_checkpoint_by_rank", "transform_checkpoints", "merge_pipeline_strategys",
+            "load_distributed_checkpoint", "load_segmented_checkpoints", "unified_safetensors"]

@@ -151,20 +151,26 @@ public final class ParallelPlan {
           new SpmdPartitioner.Result(
               prog.graph(), result.variableLayouts(), lines, result.strategies(), new int[0]);
     }
-    return new RankProgram(g, sharded, result, pieces, timeline);
+    int stage = colours == null ? 0 : job.rank() / n;
+    java.util.function.IntPredicate onStage =
+        colours == null ? k -> true : k -> colours.runsOn(k, stage);
+    return new RankProgram(g, sharded, result, pieces, timeline, stage, onStage);
   }
 
   /**
    * One rank's lowering of a plan: the global graph over the rank's variables, the partitioned step
    * before communication fusion (what a strategy checkpoint records), the program the rank runs,
-   * the optimizer-parallel pieces it stores and, with pipeline stages, its timeline.
+   * the optimizer-parallel pieces it stores and, with pipeline stages, its timeline, its stage and
+   * which nodes of the global graph run on that stage (all of them without pipeline stages).
    */
   public record RankProgram(
       Graph global,
       SpmdPartitioner.Result sharded,
       SpmdPartitioner.Result program,
       Map<Variable, OptimizerShard.Piece> pieces,
-      Timeline timeline) {}
+      Timeline timeline,
+      int stage,
+      java.util.function.IntPredicate onStage) {}
 
   /**
    * The plan as canonical text: the request, then per operator its sharding, then per parameter its

@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntPredicate;
 
 /**
  * Strategy checkpoints for a graph traced on global shapes (MindSpore's {@code
@@ -92,19 +93,30 @@ public final class StrategyCheckpointPass {
   }
 
   /**
-   * The file to save after {@code g} was partitioned into {@code result}; {@code stage} is the
-   * file's {@code current_stage}.
+   * The file to save after {@code g} was partitioned into {@code result}; {@code saves} is the
+   * file's {@code current_stage}. With pipeline stages a rank records its own stage as MindSpore
+   * does: the calls of {@code stage} (those {@code onStage} accepts) with their stage, and the
+   * parameters those calls read ({@code merge_pipeline_strategys} joins the stages' files).
    */
   public static StrategyFile.Contents toSave(
-      Graph g, SpmdPartitioner.Result result, int stage, boolean onlyTrainableParams) {
+      Graph g,
+      SpmdPartitioner.Result result,
+      int saves,
+      boolean onlyTrainableParams,
+      int stage,
+      IntPredicate onStage) {
     Map<String, StrategyFile.StrategyEntry> strategies = new LinkedHashMap<>();
     Set<Variable> read = new LinkedHashSet<>();
+    Set<Variable> readOnStage = new LinkedHashSet<>();
     nodeNames(g)
         .forEach(
             (n, name) -> {
+              if (!onStage.test(n)) {
+                return;
+              }
               List<List<Integer>> s = result.strategies().get(n);
               if (s != null) {
-                strategies.putIfAbsent(name, new StrategyFile.StrategyEntry(0, s));
+                strategies.putIfAbsent(name, new StrategyFile.StrategyEntry(stage, s));
               }
               for (Ref r : g.nodes().get(n).inputs()) {
                 if (r instanceof Out o
@@ -114,16 +126,26 @@ public final class StrategyCheckpointPass {
                 }
               }
             });
+    List<Node> nodes = g.nodes();
+    for (int n = 0; n < nodes.size(); n++) {
+      if (onStage.test(n)) {
+        for (Ref r : nodes.get(n).inputs()) {
+          if (r instanceof Var v) {
+            readOnStage.add(v.variable());
+          }
+        }
+      }
+    }
     Map<String, StrategyFile.LayoutEntry> layouts = new LinkedHashMap<>();
     result
         .variableLayouts()
         .forEach(
             (v, l) -> {
-              if (!onlyTrainableParams || read.contains(v)) {
+              if ((!onlyTrainableParams || read.contains(v)) && readOnStage.contains(v)) {
                 layouts.put(v.name(), layoutEntry(l));
               }
             });
-    return new StrategyFile.Contents(stage, strategies, layouts);
+    return new StrategyFile.Contents(saves, strategies, layouts);
   }
 
   private static StrategyFile.LayoutEntry layoutEntry(TensorLayout l) {

@@ -168,4 +168,53 @@ class StrategyFileTest {
       assertEquals(seed().strategies(), StrategyFile.read(file, new ReadLimit(size)).strategies());
     }
   }
+
+  private static StrategyFile.Contents stage(int stage, String param) {
+    return new StrategyFile.Contents(
+        3,
+        Map.of("MatMul_" + param, new StrategyFile.StrategyEntry(stage, List.of(List.of(1, 4)))),
+        Map.of(
+            param,
+            new StrategyFile.LayoutEntry(List.of(4, 1), List.of(1, -1), List.of(), 0, 0, 0)));
+  }
+
+  @Test
+  void mergeStagesPrefixesLayoutsWithTheirStageAndSkipsRepeats(@TempDir Path dir) {
+    Path s0 = dir.resolve("s0.ckpt");
+    Path s0copy = dir.resolve("s1.ckpt");
+    Path s1 = dir.resolve("s4.ckpt");
+    Path s1other = dir.resolve("s5.ckpt");
+    StrategyFile.write(s0, stage(0, "w0"));
+    StrategyFile.write(s0copy, stage(0, "w0"));
+    StrategyFile.write(s1, stage(1, "w1"));
+    StrategyFile.write(s1other, stage(1, "extra")); // a second file of stage 1: skipped
+    Path merged = dir.resolve("merged.ckpt");
+    StrategyFile.mergeStages(List.of(s0, s0copy, s1, s1other), merged, ReadLimit.none());
+    StrategyFile.Contents c = StrategyFile.read(merged);
+    assertEquals(1, c.currentStage());
+    assertEquals(List.of("0-w0", "1-w1"), List.copyOf(c.layouts().keySet()));
+    assertEquals(List.of("MatMul_w0", "MatMul_w1"), List.copyOf(c.strategies().keySet()));
+    assertEquals(1, c.strategies().get("MatMul_w1").stage());
+    assertEquals(List.of(4, 1), c.layouts().get("1-w1").devMatrix());
+  }
+
+  @Test
+  void mergeStagesKeepsTheSourcesFormatAndRefusesAnEmptyFile(@TempDir Path dir) throws Exception {
+    Path j0 = dir.resolve("s0.json");
+    Path j1 = dir.resolve("s1.json");
+    StrategyFile.write(j0, stage(0, "w0"));
+    StrategyFile.write(j1, stage(1, "w1"));
+    Path merged = dir.resolve("merged.ckpt"); // JSON sources give a JSON file, whatever its name
+    StrategyFile.mergeStages(List.of(j0, j1), merged, ReadLimit.none());
+    assertEquals('{', (char) Files.readAllBytes(merged)[0]);
+    Path empty = dir.resolve("e.ckpt");
+    StrategyFile.write(empty, new StrategyFile.Contents(1, Map.of(), stage(0, "w").layouts()));
+    MsException e =
+        assertThrows(
+            MsException.class,
+            () ->
+                StrategyFile.mergeStages(List.of(empty), dir.resolve("m2.ckpt"), ReadLimit.none()));
+    assertEquals("ValueError", e.pythonType());
+    assertEquals("The strategy file " + empty + " is empty", e.getMessage());
+  }
 }

@@ -6,9 +6,12 @@ parameter (along axis 0, or by a strategy's device matrix and tensor map).
 
 ``transform_checkpoints``, ``transform_checkpoint_by_rank`` and ``rank_list_for_transform`` move
 checkpoints between two strategy files (different device counts, tensor and optimizer sharding,
-pipeline stages) for ``.ckpt`` sources. Still missing: safetensors sources,
-``load_distributed_checkpoint``, ``merge_pipeline_strategys``, ``load_segmented_checkpoints``
-(README, issue 21).
+pipeline stages) for ``.ckpt`` sources; ``merge_pipeline_strategys`` joins the strategy files of a
+pipeline's stages into the one file they take. ``load_distributed_checkpoint`` loads the per-rank
+checkpoints of a training run into a network, whole or sliced by a predict layout
+(``Model.infer_predict_layout``); ``load_segmented_checkpoints`` loads every ``.ckpt`` of a
+directory. Safetensors sources: ``transform_checkpoints`` of ``.safetensors`` files and
+``unified_safetensors`` (every rank's slices merged into whole parameters, in parts).
 """
 import os
 
@@ -19,8 +22,9 @@ from mindspore.common.tensor import Tensor
 from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _join_slices, _np,
                                         _reshape_param_data, _reshape_param_data_with_weight)
 
-__all__ = ["build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
-           "transform_checkpoint_by_rank", "transform_checkpoints"]
+__all__ = ["build_searched_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
+           "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform",
+           "transform_checkpoint_by_rank", "transform_checkpoints", "unified_safetensors"]
 
 
 class _Dims:
@@ -322,35 +326,31 @@ def _check_strategy_dir(name, path):
 
 
 def _needed_ranks(rank_id, src, src_devices, dst, dst_devices):
-    """The source ranks (global, descending) whose slices overlap rank ``rank_id``'s destination
-    slices (one rank per distinct source box, the one with the destination's local rank first),
-    and in every source stage the rank with the destination's local rank, which the parameters
-    without a layout are copied from (as MindSpore's list always holds it)."""
+    """The source ranks (global, descending) rank ``rank_id``'s destination slices need, as
+    MindSpore counts them: the local ranks holding a box that overlaps one of its slices (one rank
+    per distinct box, the one with the destination's local rank first), and the destination's local
+    rank itself (the parameters without a layout are copied from it), each taken in every source
+    stage that holds one of the parameters of the destination's stage."""
     if src is None:
         return [0]
     dst_stage, dst_local = divmod(rank_id, dst_devices)
-    needed = {stage * src_devices + dst_local % src_devices
-              for entries in src.values() for stage in entries}
+    local = {dst_local % src_devices}
+    stages = set()
     probe = {}
     for name, entries in src.items():
-        if dst is not None and name not in dst:
+        if dst is not None and (name not in dst or dst_stage not in dst[name]):
             continue
         dst_layout = _layout_for(dst.get(name) if dst is not None else None, dst_stage)
-        if dst is not None and dst_stage not in dst[name]:
-            continue
         for stage, layout in entries.items():
-            # A shape every layout divides: the product of both strategies' splits, per dimension.
-            shape = [max(src_devices, dst_devices)] * len(layout.tm)
-            key = (stage, layout.key(), dst_layout.key() if dst_layout else None)
-            if key in probe:
-                needed |= probe[key]
-                continue
-            shape = layout.full_shape(shape)
-            want = dst_layout.box(shape, dst_local) if dst_layout else [(0, s) for s in shape]
-            ranks = _covering_ranks(layout, shape, want, dst_local % src_devices, src_devices)
-            probe[key] = {stage * src_devices + r for r in ranks}
-            needed |= probe[key]
-    return sorted(needed, reverse=True)
+            stages.add(stage)
+            key = (layout.key(), dst_layout.key() if dst_layout else None)
+            if key not in probe:
+                # A shape every layout divides: the product of both strategies' splits, per dimension.
+                shape = layout.full_shape([max(src_devices, dst_devices)] * len(layout.tm))
+                want = dst_layout.box(shape, dst_local) if dst_layout else [(0, s) for s in shape]
+                probe[key] = _covering_ranks(layout, shape, want, dst_local % src_devices, src_devices)
+            local.update(probe[key])
+    return sorted({stage * src_devices + r for stage in stages for r in local}, reverse=True)
 
 
 def _covering_ranks(layout, shape, want, preferred, devices):
@@ -379,9 +379,10 @@ def rank_list_for_transform(rank_id, src_strategy_file=None, dst_strategy_file=N
     return _needed_ranks(rank_id, src, src_devices, dst, dst_devices)
 
 
-def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices):
+def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=True):
     """[(name, Tensor)] of destination rank ``rank_id``: ``loaded`` maps a source global rank to its
-    checkpoint's {name: Parameter}, in the order the files were loaded."""
+    checkpoint's {name: Parameter}, in the order the files were loaded. ``strict``: no parameter
+    with a layout is MindSpore's ValueError (its .ckpt transform; its safetensors one allows it)."""
     np = _np()
     dst_stage, dst_local = divmod(rank_id, dst_devices)
     transformed, kept, seen = [], [], set()
@@ -449,7 +450,7 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices):
         if holder is None:
             holder = next(r for r in loaded if name in loaded[r])
         kept.append((name, Tensor(loaded[holder][name].asnumpy(), loaded[holder][name].dtype)))
-    if not transformed:
+    if strict and not transformed:
         raise ValueError("None of the parameters in checkpoint file are in either src strategy or dst strategy. "
                          "Please check correctness of strategy files.")
     return transformed + kept
@@ -506,10 +507,10 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
                           dst_strategy_file=None, process_num=1, output_format="ckpt"):
     """Rewrites the checkpoints of every rank of ``src_strategy_file`` (``src_checkpoints_dir/
     rank_k/*.ckpt``, the last name in sort order per rank) for every rank of ``dst_strategy_file``:
-    ``dst_checkpoints_dir/rank_r/{ckpt_prefix}{r}.ckpt``."""
+    ``dst_checkpoints_dir/rank_r/{ckpt_prefix}{r}.ckpt``; safetensors sources as
+    ``_transform_safetensors`` says."""
     import glob  # pylint: disable=import-outside-toplevel
     import re  # pylint: disable=import-outside-toplevel
-    del process_num  # MindSpore reads it for safetensors sources only
     rank_dirs = glob.glob(os.path.join(src_checkpoints_dir, "rank_[0-9]*"))
     ckpts = [f for d in rank_dirs for f in glob.glob(os.path.join(d, "*.ckpt"))]
     safetensors = [f for d in rank_dirs for f in glob.glob(os.path.join(d, "*.safetensors"))]
@@ -517,8 +518,9 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
         raise ValueError("For 'transform_checkpoints', the 'src_checkpoints_dir' cannot contain both ckpt file and "
                          "safetensors file simultaneously")
     if safetensors:
-        raise NotImplementedError("msjvm: transform_checkpoints of safetensors sources is not supported yet; "
-                                  "save the source checkpoints as .ckpt.")
+        _transform_safetensors(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix, src_strategy_file,
+                               dst_strategy_file, process_num, output_format)
+        return
     if not ckpts:
         raise ValueError("For 'transform_checkpoints', the 'src_checkpoints_dir' can not be empty.")
     if output_format == "safetensors":
@@ -566,3 +568,532 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
         os.makedirs(out_dir, mode=0o700, exist_ok=True)
         pairs = _transform_rank(rank, loaded, src, src_devices, dst, dst_devices)
         _save_read_only(pairs, os.path.join(out_dir, "{}{}.ckpt".format(ckpt_prefix, rank)))
+
+
+def _make_dir(path, arg_name):
+    """MindSpore's ``_make_dir``: ``path`` made (owner-only) unless it is a directory already."""
+    if not isinstance(path, str):
+        raise TypeError("The {} is invalid, the type should be string.".format(arg_name))
+    if path.strip() == "":
+        raise ValueError("The {} is invalid, it should be non-blank.".format(arg_name))
+    path = os.path.realpath(path)
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise NotADirectoryError("The path({}) is a file path, it should be a directory path.".format(path))
+    else:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+    return path
+
+
+def merge_pipeline_strategys(src_strategy_dirs, dst_strategy_file):
+    """Joins the strategy files of every pipeline stage in ``src_strategy_dirs`` (all ``.ckpt``
+    protobuf or all ``.json``) into ``dst_strategy_file``, each layout named ``<stage>-<name>``."""
+    import glob  # pylint: disable=import-outside-toplevel
+    dst_strategy_file = os.path.abspath(os.path.normpath(dst_strategy_file))
+    dst_strategy_dir = os.path.dirname(dst_strategy_file)
+    if not os.path.exists(dst_strategy_dir):
+        _make_dir(dst_strategy_dir, "path")
+    if not os.path.isdir(src_strategy_dirs):
+        raise NotADirectoryError("src_strategy_dirs {} is not a directory.".format(src_strategy_dirs))
+    protobuf = glob.glob(os.path.join(src_strategy_dirs, "*.ckpt"))
+    json_files = glob.glob(os.path.join(src_strategy_dirs, "*.json"))
+    if protobuf and json_files:
+        raise ValueError("The strategys format should be all '.ckpt' or all '.json'")
+    host().mergeStrategyFiles(protobuf or json_files, dst_strategy_file)
+
+
+def load_segmented_checkpoints(ckpt_file_dir, net=None, strict_load=False, filter_prefix=None,
+                               dec_key=None, dec_mode="AES-GCM", specify_prefix=None, choice_func=None):
+    """{name: Parameter} of every ``.ckpt`` file in ``ckpt_file_dir`` (each loaded into ``net`` when
+    one is given), later files winning."""
+    import glob  # pylint: disable=import-outside-toplevel
+    from mindspore.train.serialization import load_checkpoint  # pylint: disable=import-outside-toplevel
+    if not isinstance(ckpt_file_dir, str):
+        raise TypeError("The ckpt_file_dir should be a str.")
+    if not os.path.isdir(ckpt_file_dir):
+        raise ValueError("The dst_strategy_file: {} doesn't exist. Or it's not a directory".format(ckpt_file_dir))
+    parameter_dict = {}
+    for checkpoint_file in glob.glob(os.path.join(ckpt_file_dir, "*.ckpt")):
+        parameter_dict.update(load_checkpoint(checkpoint_file, net, strict_load, filter_prefix, dec_key,
+                                              dec_mode, specify_prefix, choice_func))
+    return parameter_dict
+
+
+def _check_checkpoint_file(checkpoint_filenames):
+    for index, filename in enumerate(checkpoint_filenames):
+        if not isinstance(filename, str) or not os.path.exists(filename) \
+                or filename[-5:] != ".ckpt" or os.path.getsize(filename) == 0:
+            raise ValueError(f"For 'load_distributed_checkpoint', please check 'checkpoint_filenames', and "
+                             f"make sure the {filename} at index {index} is a valid checkpoint file, it must "
+                             f"be a string ending with '.ckpt', and the checkpoint file it represents must "
+                             f"be exist and not empty.")
+
+
+def _check_predict_strategy(predict_strategy):
+    def int_list(arg):
+        return isinstance(arg, list) and all(isinstance(item, int) for item in arg)
+
+    if predict_strategy is None:
+        return
+    if not isinstance(predict_strategy, dict):
+        raise ValueError(f"The parameter 'predict_strategy' must be isinstance of {dict}, "
+                         f"but got {predict_strategy}.")
+    ok = True
+    for key, value in predict_strategy.items():
+        if not isinstance(key, str) or not isinstance(value, (list, tuple)) or len(value) < 4:
+            ok = False
+        dev_matrix, tensor_map, param_split_shape, field_size = value[:4]
+        if not int_list(dev_matrix) or not int_list(tensor_map) or \
+                not (int_list(param_split_shape) or not param_split_shape) or \
+                not (isinstance(field_size, int) and field_size == 0):
+            ok = False
+    if not ok:
+        raise ValueError("For 'load_distributed_checkpoint', the argument 'predict_strategy' is dict, "
+                         "the key of it must be string, and the value of it must be list or tuple that "
+                         "the first four elements must be dev_matrix (list[int]), tensor_map (list[int]), "
+                         "param_split_shape (list[int]) and field_size (int, which value is 0)."
+                         "Please check whether 'predict_strategy' is correct.")
+
+
+def _train_strategy_file(network):
+    from mindspore import context  # pylint: disable=import-outside-toplevel
+    for _, cell in network.cells_and_names():
+        if type(cell).__name__ == "AutoParallel":
+            return cell._save_strategy_file_path  # pylint: disable=protected-access
+    return context.get_auto_parallel_context("strategy_ckpt_load_file")
+
+
+def _predict_layouts(predict_strategy):
+    """({name: {0: _Layout}}, devices) of a predict layout dict, the layouts of this rank's
+    stage; (None, 1) for None."""
+    if not predict_strategy:
+        return None, 1
+    layouts = {name: {0: _Layout(value[0], value[1])} for name, value in predict_strategy.items()}
+    first = next(iter(layouts.values()))[0]
+    return layouts, first.devices()
+
+
+def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_strategy=None,
+                                train_strategy_filename=None, strict_load=False, dec_key=None, dec_mode='AES-GCM',
+                                format='ckpt', unified_safetensors_dir=None, dst_safetensors_dir=None, rank_id=None,
+                                output_format='safetensors', name_map=None, max_process_num=64,
+                                return_param_dict=False):
+    """Loads the checkpoints of a training run's ranks (``checkpoint_filenames``, in rank order,
+    sliced by ``train_strategy_filename``) into ``network``: each parameter whole, or this rank's
+    slice of it under ``predict_strategy`` (``Model.infer_predict_layout``)."""
+    # pylint: disable=redefined-builtin,too-many-locals
+    from mindspore.nn import Cell  # pylint: disable=import-outside-toplevel
+    from mindspore.train.serialization import load_checkpoint, load_param_into_net  # pylint: disable=import-outside-toplevel
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    del max_process_num
+    if format not in ['safetensors', 'ckpt'] or output_format not in ['safetensors', 'ckpt']:
+        raise ValueError(f"For 'load_distributed_checkpoint', 'format' and 'output_format' "
+                         f"must be 'ckpt' or 'safetensors', but got {format}.")
+    if format == 'safetensors':
+        return _load_distributed_safetensors(network, checkpoint_filenames, predict_strategy, train_strategy_filename,
+                                             strict_load, dec_key, dec_mode, unified_safetensors_dir,
+                                             dst_safetensors_dir, rank_id, output_format, name_map,
+                                             return_param_dict)
+    if not isinstance(network, Cell):
+        raise ValueError(f"The parameter 'network' must be isinstance of {Cell}, but got {network}.")
+    _check_checkpoint_file(checkpoint_filenames)
+    _check_predict_strategy(predict_strategy)
+    if not isinstance(dec_key, (type(None), bytes)):
+        raise ValueError(f"The parameter 'dec_key' must be isinstance of {(type(None), bytes)}, but got {dec_key}.")
+    if not isinstance(dec_mode, str):
+        raise ValueError(f"The parameter 'dec_mode' must be isinstance of {str}, but got {dec_mode}.")
+    if train_strategy_filename is None:
+        train_strategy_filename = _train_strategy_file(network)
+    train_strategy = build_searched_strategy(train_strategy_filename)
+    if not train_strategy:
+        return True
+    train_dev_count = 1
+    for dim in train_strategy[list(train_strategy.keys())[0]].dev_matrix[0].dim:
+        train_dev_count *= dim
+    if train_dev_count != len(checkpoint_filenames):
+        raise ValueError(f"For 'Load_distributed_checkpoint', the length of 'checkpoint_filenames' should be "
+                         f"equal to the device count of training process. "
+                         f"But got the length of 'checkpoint_filenames'"
+                         f" is {len(checkpoint_filenames)} and the device count is {train_dev_count}.")
+    src, src_devices, _ = _stage_layouts(train_strategy_filename)
+    dst, dst_devices = _predict_layouts(predict_strategy)
+    local_rank = 0
+    if dst is not None:
+        from mindspore.communication.management import get_rank  # pylint: disable=import-outside-toplevel
+        local_rank = get_rank() % dst_devices
+    loaded = {rank: load_checkpoint(name, dec_key=dec_key, dec_mode=dec_mode)
+              for rank, name in enumerate(checkpoint_filenames)}
+    loaded = {rank: loaded[rank] for rank in sorted(loaded, reverse=True)}
+    transformed = dict(_transform_rank(local_rank, loaded, src, src_devices, dst, dst_devices))
+    param_dict, not_in_strategy, not_in_ckpt = {}, [], []
+    for _, param in network.parameters_and_names():
+        if param.name not in src:
+            not_in_strategy.append(param.name)
+            continue
+        if param.name not in transformed:
+            not_in_ckpt.append(param.name)
+            continue
+        data = transformed[param.name]
+        group = predict_strategy[param.name][5] if predict_strategy and len(predict_strategy[param.name]) > 5 \
+            else None
+        if group:
+            data = _opt_shard_piece(param.name, data, group)
+        param_dict[param.name] = Parameter(data, param.name)
+    if not_in_strategy:
+        logger.warning("For 'load_distributed_checkpoint', {} parameters in network are not in the slice strategy, "
+                       "you can check whether 'predict_strategy' or 'train_strategy_filename' is correct."
+                       .format(not_in_strategy))
+    if not_in_ckpt:
+        logger.warning("For 'load_distributed_checkpoint', {} parameters in network and slice strategy but not in "
+                       "the checkpoint file, please check whether 'checkpoint_filenames' is correct."
+                       .format(not_in_ckpt))
+    load_param_into_net(network, param_dict, strict_load=strict_load)
+    return True
+
+
+def _opt_shard_piece(name, data, group):
+    """This rank's piece of ``data`` in optimizer shard group ``group`` (dimension 0 split evenly)."""
+    from mindspore.communication.management import get_group_size, get_rank  # pylint: disable=import-outside-toplevel
+    array = data.asnumpy()
+    size, rank = get_group_size(group), get_rank(group)
+    if array.shape[0] % size:
+        raise RuntimeError(f"array split does not result in an equal division\nFor 'load_distributed_checkpoint', "
+                           f"failed to load opt shard slice in load distributed checkpoint for {name}. Data shape is "
+                           f"{tuple(array.shape)} and group is {group}.")
+    step = array.shape[0] // size
+    return Tensor(array[rank * step:(rank + 1) * step], data.dtype)
+
+
+# ---- safetensors sources: transform_checkpoints of .safetensors files, unified_safetensors ----
+
+def _file_numbers(path):
+    """MindSpore's sort key for a rank's files: the last two numbers in the name."""
+    import re  # pylint: disable=import-outside-toplevel
+    return [int(n) for n in re.findall(r"\d+", path)][-2:]
+
+
+def _collect_files(src_dir, file_format="safetensors", file_suffix=None):
+    """{rank: file} of ``src_dir/rank_<n>/*{file_suffix}.{file_format}`` (the last by its numbers);
+    {0: src_dir} when ``src_dir`` is itself a safetensors file."""
+    import glob  # pylint: disable=import-outside-toplevel
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    if os.path.isfile(src_dir) and file_format == "safetensors" and src_dir.endswith("safetensors"):
+        return {0: src_dir}
+    files = {}
+    for rank_dir in glob.glob(os.path.join(src_dir, "rank_[0-9]*")):
+        if not os.path.isdir(rank_dir):
+            logger.warning("{} is not a directory.".format(rank_dir))
+            continue
+        rank = rank_dir.split("rank_")[-1]
+        if not rank.isdigit():
+            logger.warning("{} is not a expected directory, the directory should end with rank_0/rank_1.....".
+                           format(rank_dir))
+            continue
+        pattern = "*.{}".format(file_format) if file_suffix is None else "*{}.{}".format(file_suffix, file_format)
+        names = sorted(glob.glob(os.path.join(rank_dir, pattern)), key=_file_numbers)
+        if names:
+            files[int(rank)] = names[-1]
+    return files
+
+
+def _read_safetensors(path):
+    """({name: Parameter}, metadata) of a safetensors file."""
+    pairs, meta, _ = host().checkpoints().loadSafetensors(path, False)
+    return {name: Parameter(Tensor._wrap(value.java)) for name, value in pairs}, dict(meta)  # pylint: disable=protected-access
+
+
+def _write_safetensors(path, pairs, meta):
+    """A safetensors file of [(name, Tensor)] with metadata ``meta``, written atomically and made
+    read-only as MindSpore's ``_save_file_atomically`` does."""
+    import stat  # pylint: disable=import-outside-toplevel
+    if os.path.exists(path):
+        os.chmod(path, stat.S_IWUSR)
+        os.remove(path)
+    data = dict(pairs)
+    names = sorted(data)
+    keys = list(meta)
+    host().checkpoints().saveSafetensors(path, names, [host().valueOf(data[n]._java).java for n in names],  # pylint: disable=protected-access
+                                         keys, [meta[k] for k in keys], False)
+    os.chmod(path, stat.S_IRUSR)
+
+
+def _check_transform_safetensors(ckpt_prefix, src_strategy_file, dst_strategy_file):
+    if not isinstance(ckpt_prefix, str):
+        raise TypeError("The ckpt_prefix should be a str.")
+    _check_strategy_dir("src_strategy_file", src_strategy_file)
+    _check_strategy_dir("dst_strategy_file", dst_strategy_file)
+
+
+def _needed_groups(src, src_devices, dst, dst_devices, dst_stages, files):
+    """{needed source ranks: [destination ranks]}, every needed file present."""
+    groups = {}
+    for rank in range(dst_devices * dst_stages):
+        groups.setdefault(tuple(_needed_ranks(rank, src, src_devices, dst, dst_devices)), []).append(rank)
+    for needed, ranks in groups.items():
+        for n in needed:
+            if n not in files:
+                raise ValueError("The safetensor file of rank{} is needed for converting rank{}'s safetensor, "
+                                 "but it is missing.".format(n, ranks))
+    return groups
+
+
+def _transform_safetensors(src_dir, dst_dir, ckpt_prefix, src_strategy_file=None, dst_strategy_file=None,
+                           process_num=1, output_format="safetensors"):
+    """transform_checkpoints of safetensors sources: ``dst_dir/rank_r/{ckpt_prefix}{r}.{output_format}``
+    for every destination rank (metadata {"format": "ms"}, read-only; a .ckpt output is a plain
+    checkpoint). One group of source files (the ranks some destination ranks need) is in memory at a
+    time."""
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    from mindspore.train.serialization import save_checkpoint  # pylint: disable=import-outside-toplevel
+    _check_transform_safetensors(ckpt_prefix, src_strategy_file, dst_strategy_file)
+    if output_format not in ["safetensors", "ckpt"]:
+        raise ValueError(f"For 'transform_safetensors', the output_format must be "
+                         f"'safetensors' or 'ckpt', but got {output_format}.")
+    real_dst = _make_dir(dst_dir, "path")
+    files = _collect_files(src_dir)
+    src, src_devices, _ = _stage_layouts(src_strategy_file)
+    dst, dst_devices, dst_stages = _stage_layouts(dst_strategy_file)
+    groups = _needed_groups(src, src_devices, dst, dst_devices, dst_stages, files)
+    if process_num > len(groups):
+        logger.warning("The value of process_num cannot be greater than that of needed_rank_list_map.")
+    for needed, ranks in groups.items():
+        loaded = {n: _read_safetensors(files[n])[0] for n in needed}
+        if src is None:
+            loaded = {0: loaded[needed[0]]}
+        for rank in ranks:
+            pairs = _transform_rank(rank, loaded, src, src_devices, dst, dst_devices, strict=False)
+            if not pairs:
+                continue
+            out_dir = os.path.join(real_dst, "rank_{}".format(rank))
+            _make_dir(out_dir, "path")
+            path = os.path.join(out_dir, "{}{}.{}".format(ckpt_prefix, rank, output_format))
+            if output_format == "safetensors":
+                _write_safetensors(path, pairs, {"format": "ms"})
+            else:
+                save_checkpoint([{"name": n, "data": t} for n, t in pairs], path)
+
+
+def _byte_size(shape, itemsize):
+    size = itemsize
+    for d in shape:
+        size *= int(d)
+    return size
+
+
+def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundancy=True, file_suffix=None,
+                        max_process_num=64, choice_func=None, split_dst_file=()):
+    """Merges the per-rank safetensors of ``src_dir`` (``rank_<n>/*{file_suffix}.safetensors``, sliced by
+    ``src_strategy_file``) into whole parameters: ``dst_dir/part<i>.safetensors`` (parts of at most
+    about 3 GiB, balanced by size), ``hyper_param.safetensors`` (rank 0's entries without a layout)
+    and ``param_name_map.json``. ``choice_func`` drops (False) or renames (a str) parameters;
+    ``split_dst_file=(i, n)`` writes only the i-th of n shares of the parts. One source file and the
+    slices of one part are in memory at a time."""
+    # pylint: disable=too-many-locals,too-many-branches
+    import json  # pylint: disable=import-outside-toplevel
+    import math  # pylint: disable=import-outside-toplevel
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    del max_process_num
+    _check_transform_safetensors("", src_strategy_file, None)
+    real_dst = _make_dir(dst_dir, "path")
+    if os.path.isfile(src_dir):
+        raise ValueError("For 'unified_safetensors', the 'src_dir' can not be a file.")
+    files = _collect_files(src_dir, "safetensors", file_suffix)
+    if files and _collect_files(src_dir, "ckpt"):
+        raise ValueError("For 'unified_safetensors', the 'src_dir' cannot contain "
+                         "both ckpt file and safetensors file simultaneously")
+    src, src_devices, _ = _stage_layouts(src_strategy_file)
+    _needed_groups(src, src_devices, None, 1, 1, files)
+    shapes, hyper_source = {}, {}
+    for rank, path in files.items():
+        params, meta = _read_safetensors(path)  # one file's data at a time
+        shapes[rank] = {n: (list(p.shape), p.asnumpy().dtype.itemsize) for n, p in params.items()}
+        if rank == 0:
+            hyper_source = params
+        redundancy = meta.get("remove_redundancy")
+        if redundancy == "True" and merge_with_redundancy:
+            logger.warning("For 'unified_safetensors', the safetensors file is deduplicated, "
+                           "but merge_with_redundancy is set to True.")
+            merge_with_redundancy = False
+        elif redundancy == "False" and not merge_with_redundancy:
+            logger.warning("For 'unified_safetensors', the safetensors file is non-deduplicated, "
+                           "but merge_with_redundancy is set to False.")
+            merge_with_redundancy = True
+    actual = set()
+    for names in shapes.values():
+        actual.update(names)
+    name_list = [n for n in actual & set(src) if not n.startswith("accu_grads")]
+    sizes = {}
+    for rank in files:
+        for name, (shape, itemsize) in shapes[rank].items():
+            if name not in name_list:
+                continue
+            if choice_func is not None:
+                choice = choice_func(name)
+                if isinstance(choice, bool) and not choice:
+                    name_list.remove(name)
+                    continue
+            if name not in sizes:
+                layout = _layout_for(src[name], min(src[name]))
+                sizes[name] = _byte_size(layout.full_shape(shape), itemsize)
+    total = sum(sizes.values())
+    split_num = min(math.ceil(sum(sizes.values()) / 1024 / 1024 / 1024 / 3), len(name_list))
+    parts = [[] for _ in range(split_num)]
+    part_bytes = [0] * split_num
+    for name, size in sorted(sizes.items(), key=lambda item: -item[1]):
+        k = part_bytes.index(min(part_bytes))
+        parts[k].append(name)
+        part_bytes[k] += size
+    if split_dst_file:
+        current, machines = split_dst_file
+        share, rest = divmod(len(parts), machines)
+        begin = share * (current - 1) + min(current - 1, rest)
+        mine = list(range(begin, begin + share + (1 if current <= rest else 0)))
+    else:
+        mine = list(range(split_num))
+    first = not split_dst_file or split_dst_file[0] == 1
+    if first:
+        hyper = [(n, p) for n, p in hyper_source.items() if n not in name_list]
+        if hyper:
+            _write_safetensors(os.path.join(real_dst, "hyper_param.safetensors"), hyper, {"format": "ms"})
+        weight_map = {}
+        for index, part in enumerate(parts):
+            for name in part:
+                choice = choice_func(name) if choice_func is not None else None
+                weight_map[choice if isinstance(choice, str) else name] = "part{}.safetensors".format(index)
+        with open(os.path.join(real_dst, "param_name_map.json"), "w") as f:
+            f.write(json.dumps({"metadata": {"total_size": total}, "weight_map": weight_map}, indent=4))
+    hyper_source = None
+    for index in mine:
+        wanted = set(parts[index])
+        loaded = {}
+        for rank in sorted(files, reverse=True):
+            kept = {n: p for n, p in _read_safetensors(files[rank])[0].items() if n in wanted}
+            if kept:
+                loaded[rank] = kept
+        whole = dict(_transform_rank(0, loaded, {n: src[n] for n in wanted}, src_devices, None, 1, strict=False))
+        pairs = []
+        for name in parts[index]:
+            choice = choice_func(name) if choice_func is not None else None
+            pairs.append((choice if isinstance(choice, str) else name, whole[name]))
+        _write_safetensors(os.path.join(real_dst, "part{}.safetensors".format(index)), pairs, {"format": "ms"})
+
+
+def _load_distributed_safetensors(network, checkpoint_filenames, predict_strategy, train_strategy_filename,
+                                  strict_load, dec_key, dec_mode, unified_dir, dst_dir, rank_id, output_format,
+                                  name_map, return_param_dict):
+    """load_distributed_checkpoint(format="safetensors"): the whole parameters of ``unified_dir``
+    (``unified_safetensors``' output) sliced for a rank by the strategy file ``predict_strategy``,
+    loaded into ``network`` (this rank's), or saved as ``dst_dir/rank_r/net.{output_format}`` for
+    ``rank_id`` (every rank of the strategy when None)."""
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    from mindspore.train.serialization import load_param_into_net, save_checkpoint  # pylint: disable=import-outside-toplevel
+    if unified_dir is None:
+        raise ValueError("For 'load_distributed_checkpoint', 'unified_safetensors_dir' can not be None "
+                         "when format is 'safetensors'.")
+    for value in (checkpoint_filenames, train_strategy_filename, dec_key):
+        if value is not None:
+            raise ValueError(f"For 'load_distributed_checkpoint', {value} must be None "
+                             f"when format is 'safetensors'.")
+    if strict_load or dec_mode != 'AES-GCM':
+        raise ValueError("For 'load_distributed_checkpoint', strict_load and dec_mode must be default "
+                         "when format is 'safetensors'.")
+    if network is not None:
+        from mindspore.communication.management import get_rank  # pylint: disable=import-outside-toplevel
+        try:
+            rank_id = get_rank()
+        except RuntimeError:
+            rank_id = 0
+            logger.warning("Get rank failed, default loading weight for rank 0.")
+        params = _load_unified(unified_dir, predict_strategy, rank_id, name_map)
+        if return_param_dict:
+            return params
+        return load_param_into_net(network, params)
+    if dst_dir is None:
+        raise ValueError("For 'load_distributed_checkpoint', 'dst_safetensors_dir' can not be None "
+                         "when network is None.")
+    if rank_id is not None:
+        ranks = [rank_id]
+    else:
+        _, devices, stages = _stage_layouts(predict_strategy)
+        ranks = range(devices * stages)
+    for rank in ranks:
+        params = _load_unified(unified_dir, predict_strategy, rank, name_map)
+        _make_dir(os.path.join(dst_dir, f"rank_{rank}"), "path")
+        save_checkpoint(params, os.path.join(dst_dir, f"rank_{rank}", f"net.{output_format}"), format=output_format)
+    return True
+
+
+def _progress_bar(items):
+    """MindSpore's progress line while loading unified safetensors: after each item, on stdout,
+    ``\\r<percent>%|<bar of 40>|[<elapsed><<left>]``, and a newline after the last."""
+    import sys  # pylint: disable=import-outside-toplevel
+    import time  # pylint: disable=import-outside-toplevel
+    total = len(items)
+    start = time.time()
+    for i, item in enumerate(items, start=1):
+        yield item
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(encoding="utf-8")
+        filled = int(40 * i // total)
+        elapsed = time.time() - start
+        left = elapsed / i * total - elapsed
+        print(f"\r{100 * (i / float(total)):.1f}%|{'█' * filled}{'-' * (40 - filled)}|"
+              f"[{time.strftime('%H:%M:%S', time.gmtime(elapsed))}<{time.strftime('%H:%M:%S', time.gmtime(left))}]",
+              end='')
+        if i == total:
+            print()
+        sys.stdout.flush()
+
+
+def _load_unified(unified_dir, strategy_file, rank_id, name_map):
+    """{name: Parameter} of rank ``rank_id`` from ``unified_safetensors``' output in ``unified_dir``:
+    each parameter of the strategy's stage for that rank sliced by its layout (all of them, whole,
+    without a strategy file), then the hyper parameters. One part file is in memory at a time."""
+    import json  # pylint: disable=import-outside-toplevel
+    np = _np()
+    listing = os.listdir(unified_dir)
+    parts = [f for f in listing if f.endswith(".safetensors")]
+    if len(parts) == 1:
+        path = os.path.join(unified_dir, parts[0])
+        if not os.path.isfile(path):
+            raise ValueError("For 'load_parallel_checkpoint', weight files must be included "
+                             "in the `unified_safetensors_dir`.")
+        flipped = {v: k for k, v in (name_map or {}).items()}
+        name_to_file = {flipped.get(k, k): parts[0] for k in _read_safetensors(path)[0]}
+    else:
+        if "param_name_map.json" not in listing:
+            raise ValueError("For 'load_parallel_checkpoint', there must be a JSON file named 'param_name_map.json' "
+                             "in the 'total_safetensors_dir'.")
+        with open(os.path.join(unified_dir, "param_name_map.json"), "r") as f:
+            name_to_file = json.load(f)
+        name_to_file = name_to_file.get("weight_map", name_to_file)
+    layouts, devices = None, 1
+    if strategy_file is not None:
+        src, devices, _ = _stage_layouts(strategy_file)
+        stage = rank_id // devices
+        layouts = {n: entries[stage] for n, entries in src.items() if stage in entries}
+        names = list(layouts)
+    else:
+        names = list(name_to_file)
+    cache, sliced = {}, {}
+    for name in _progress_bar(names):
+        if name not in name_to_file:
+            continue
+        file_name = name_to_file[name]
+        if file_name not in cache:
+            cache.clear()  # the parts hold their parameters together: one part in memory at a time
+            cache[file_name] = _read_safetensors(os.path.join(unified_dir, file_name))[0]
+        stored = (name_map or {}).get(name, name)
+        if stored not in cache[file_name]:
+            continue
+        whole = cache[file_name][stored]
+        if layouts is None:
+            sliced[name] = Parameter(whole)
+            continue
+        data = whole.asnumpy()
+        box = layouts[name].box(list(data.shape), rank_id % devices)
+        sliced[name] = Parameter(Tensor(np.ascontiguousarray(data[tuple(slice(b, e) for b, e in box)]), whole.dtype))
+    params = {name: sliced[name] for name in names if name in sliced}
+    if "hyper_param.safetensors" in listing:
+        params.update(_read_safetensors(os.path.join(unified_dir, "hyper_param.safetensors"))[0])
+    return params

@@ -1,5 +1,6 @@
 """``mindspore.train``: Model, callbacks, metrics and checkpoints."""
-from mindspore.train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+from mindspore.train.serialization import (build_searched_strategy, load_checkpoint, load_distributed_checkpoint,
+                                           load_param_into_net, merge_sliced_parameter, save_checkpoint)
 from mindspore.train.callback import (Callback, CheckpointConfig, LambdaCallback, LossMonitor, ModelCheckpoint,
                                       RunContext, SummaryCollector, TimeMonitor)
 from mindspore.train.metrics import (Accuracy, EvaluationBase, Loss, Metric, Precision, Recall,
@@ -13,4 +14,5 @@ __all__ = ["Model", "Callback", "RunContext", "LossMonitor", "TimeMonitor", "Mod
            "LambdaCallback", "SummaryCollector", "Accuracy", "Loss", "Precision", "Recall", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "Metric", "EvaluationBase", "rearrange_inputs",
            "names", "get_metric_fn", "save_checkpoint", "load_checkpoint", "load_param_into_net", "build_train_network",
-           "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager"]
+           "LossScaleManager", "FixedLossScaleManager", "DynamicLossScaleManager", "build_searched_strategy",
+           "merge_sliced_parameter", "load_distributed_checkpoint"]

@@ -153,6 +153,22 @@ class _ProgressBar:
         sys.stderr.flush()
 
 
+
+def _check_input_data(predict_data):
+    """MindSpore's ``check_input_data`` for prediction: Tensors (not empty), None, int, float, str."""
+    for item in predict_data:
+        if item is None:
+            continue
+        if isinstance(item, Tensor):
+            if item.size == 0:
+                raise ValueError("The input data can not be empty.")
+            continue
+        if not isinstance(item, (int, float, str)):
+            data_class_str = "Tensor, None, int, float, str"
+            raise TypeError(f'The types of input data must be in the Union({data_class_str}, '
+                            f'tuple[{data_class_str}], list[{data_class_str}], dict[{data_class_str}]), '
+                            f'but got type {type(item).__name__}.')
+
 class Model:
     """Wraps a network with its loss, optimizer and metrics for ``train``, ``eval`` and ``predict``."""
 
@@ -477,20 +493,35 @@ class Model:
         del config
         if backend not in ['lite', None]:
             raise ValueError(f"For Model.predict, `backend` should be 'lite' or None, but got {backend}")
-        for item in predict_data:
-            if item is None:
-                continue
-            if isinstance(item, Tensor):
-                if item.size == 0:
-                    raise ValueError("The input data can not be empty.")
-                continue
-            if not isinstance(item, (int, float, str)):
-                data_class_str = "Tensor, None, int, float, str"
-                raise TypeError(f'The types of input data must be in the Union({data_class_str}, '
-                                f'tuple[{data_class_str}], list[{data_class_str}], dict[{data_class_str}]), '
-                                f'but got type {type(item).__name__}.')
+        _check_input_data(predict_data)
         self._predict_network.set_train(False)
         return self._predict_network(*predict_data)
+
+    def infer_predict_layout(self, *predict_data, skip_backend_compile=False):
+        """{parameter name: layout} of the predict network compiled for ``predict_data`` under
+        semi_auto/auto parallel (``load_distributed_checkpoint``'s ``predict_strategy``). The compile
+        runs the network once on ``predict_data``, as every compile here does; the parameters then
+        hold this rank's slices. In PYNATIVE_MODE nothing is compiled here and the dict is empty."""
+        del skip_backend_compile
+        from mindspore import context  # pylint: disable=import-outside-toplevel
+        from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+        settings = {}
+        for _, cell in self._network.cells_and_names():
+            if type(cell).__name__ == "AutoParallel":
+                settings = cell._context()  # pylint: disable=protected-access
+                break
+        mode = settings.get("parallel_mode", context.get_auto_parallel_context("parallel_mode"))
+        if mode not in ("semi_auto_parallel", "auto_parallel"):
+            raise RuntimeError('Infer predict layout only supports semi auto parallel and auto parallel mode.')
+        strategy = settings.get("dataset_strategy", context.get_auto_parallel_context("dataset_strategy"))
+        full_batch = strategy == "full_batch" if settings else context.get_auto_parallel_context("full_batch")
+        if not full_batch and not (strategy and strategy not in ("data_parallel", "full_batch")):
+            logger.warning('Using non full-batch dataset in model prediction may lead to incorrect data.')
+        _check_input_data(predict_data)
+        predict_net = self._predict_network
+        predict_net.set_train(False)
+        predict_net(*predict_data)
+        return predict_net.parameter_layout_dict
 
     @property
     def train_network(self):

@@ -446,3 +446,30 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
                        f"is consistent when training and loading checkpoint.")
         logger.warning(f"{param_not_load} are not loaded.")
     return param_not_load, ckpt_not_load
+
+
+def build_searched_strategy(strategy_filename):
+    """``mindspore.parallel.build_searched_strategy`` under its old name."""
+    from mindspore.parallel import checkpoint_transform  # pylint: disable=import-outside-toplevel
+    return checkpoint_transform.build_searched_strategy(strategy_filename)
+
+
+def merge_sliced_parameter(sliced_parameters, strategy=None):
+    """``mindspore.parallel.merge_sliced_parameter`` under its old name."""
+    from mindspore.parallel import checkpoint_transform  # pylint: disable=import-outside-toplevel
+    return checkpoint_transform.merge_sliced_parameter(sliced_parameters, strategy)
+
+
+def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_strategy=None,
+                                train_strategy_filename=None, strict_load=False, dec_key=None, dec_mode='AES-GCM',
+                                format='ckpt', unified_safetensors_dir=None, dst_safetensors_dir=None, rank_id=None,
+                                output_format='safetensors', name_map=None, max_process_num=64,
+                                return_param_dict=False):
+    """``mindspore.parallel.load_distributed_checkpoint`` under its old name; as in MindSpore 2.10 this
+    form returns None."""
+    # pylint: disable=redefined-builtin
+    from mindspore.parallel import checkpoint_transform  # pylint: disable=import-outside-toplevel
+    checkpoint_transform.load_distributed_checkpoint(
+        network, checkpoint_filenames, predict_strategy, train_strategy_filename, strict_load, dec_key, dec_mode,
+        format, unified_safetensors_dir, dst_safetensors_dir, rank_id, output_format, name_map, max_process_num,
+        return_param_dict)
