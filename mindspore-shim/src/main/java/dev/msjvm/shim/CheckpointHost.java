@@ -3,6 +3,7 @@ package dev.msjvm.shim;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.checkpoint.CheckpointEntry;
 import dev.msjvm.engine.checkpoint.CheckpointFile;
+import dev.msjvm.engine.checkpoint.CheckpointReader;
 import dev.msjvm.engine.checkpoint.SafetensorsFile;
 import dev.msjvm.engine.checkpoint.TensorBytes;
 import dev.msjvm.engine.ir.DType;
@@ -38,20 +39,79 @@ public final class CheckpointHost {
     if (names.size() != values.size()) {
       throw new IllegalArgumentException(names.size() + " names for " + values.size() + " values");
     }
-    List<CheckpointEntry> entries = new ArrayList<>(names.size());
+    files.write(
+        policy.write(path), names.size(), i -> entry((String) names.get(i), values.get(i)), crc);
+  }
+
+  /**
+   * As {@link #save}, the value of {@code names[i]} asked of {@code valueOf} when it is written, so
+   * one value at a time is held (the distributed-checkpoint tools make each slice then).
+   */
+  public void saveStreaming(
+      String path, List<Object> names, java.util.function.Function<Object, Object> valueOf) {
+    files.write(
+        policy.write(path),
+        names.size(),
+        i -> entry((String) names.get(i), valueOf.apply(names.get(i))),
+        false);
+  }
+
+  private static CheckpointEntry entry(String name, Object value) {
+    return switch (value) {
+      case Tensor t -> new CheckpointEntry.OfTensor(name, t);
+      case Variable v -> new CheckpointEntry.OfTensor(name, v.value());
+      case String s -> new CheckpointEntry.OfText(name, s);
+      case Object o ->
+          throw MsException.typeError(
+              "For 'save_checkpoint', cannot save " + o.getClass().getSimpleName() + ".");
+    };
+  }
+
+  /**
+   * A safetensors file whose tensors {@code names[i]} (of engine type {@code types[i]} and shape
+   * {@code shapes[i]}) are asked of {@code valueOf} one at a time as they are written, with the
+   * metadata {@code metaKeys[i] -> metaValues[i]}.
+   */
+  public void saveSafetensorsStreaming(
+      String path,
+      List<Object> names,
+      List<Object> types,
+      List<List<Integer>> shapes,
+      java.util.function.Function<Object, Object> valueOf,
+      List<Object> metaKeys,
+      List<Object> metaValues) {
+    List<SafetensorsFile.Declared> declared = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
-      String name = (String) names.get(i);
-      entries.add(
-          switch (values.get(i)) {
-            case Tensor t -> new CheckpointEntry.OfTensor(name, t);
-            case Variable v -> new CheckpointEntry.OfTensor(name, v.value());
-            case String s -> new CheckpointEntry.OfText(name, s);
-            case Object o ->
-                throw MsException.typeError(
-                    "For 'save_checkpoint', cannot save " + o.getClass().getSimpleName() + ".");
-          });
+      declared.add(
+          new SafetensorsFile.Declared(
+              (String) names.get(i),
+              DType.valueOf((String) types.get(i)),
+              new dev.msjvm.engine.ir.Shape(shapes.get(i))));
     }
-    files.write(policy.write(path), entries, crc);
+    Map<String, String> metadata = new LinkedHashMap<>();
+    for (int i = 0; i < metaKeys.size(); i++) {
+      metadata.put((String) metaKeys.get(i), (String) metaValues.get(i));
+    }
+    SafetensorsFile.write(
+        policy.write(path), declared, name -> safetensorsValue(valueOf.apply(name)), metadata);
+  }
+
+  private static Tensor safetensorsValue(Object value) {
+    return switch (value) {
+      case Tensor t -> t;
+      case Variable v -> v.value();
+      case Object o ->
+          throw MsException.typeError(
+              "For 'save_checkpoint', cannot save "
+                  + o.getClass().getSimpleName()
+                  + " in a safetensors file.");
+    };
+  }
+
+  /** Random access to the entries of a .ckpt or .safetensors file (indexed now, read on demand). */
+  public CheckpointReader open(String path) {
+    return CheckpointReader.open(
+        policy.read(path), dev.msjvm.engine.ReadLimit.fromSystemProperty());
   }
 
   /**
@@ -70,17 +130,7 @@ public final class CheckpointHost {
     Map<String, Tensor> tensors = new LinkedHashMap<>();
     for (int i = 0; i < names.size(); i++) {
       String name = (String) names.get(i);
-      tensors.put(
-          name,
-          switch (values.get(i)) {
-            case Tensor t -> t;
-            case Variable v -> v.value();
-            case Object o ->
-                throw MsException.typeError(
-                    "For 'save_checkpoint', cannot save "
-                        + o.getClass().getSimpleName()
-                        + " in a safetensors file.");
-          });
+      tensors.put(name, safetensorsValue(values.get(i)));
     }
     Map<String, String> metadata = null;
     if (metaKeys != null) {

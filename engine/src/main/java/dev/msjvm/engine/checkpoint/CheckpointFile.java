@@ -97,13 +97,22 @@ public final class CheckpointFile {
    * {@code "crc_num"} and the CRC-32 of everything before it as 10 big-endian bytes.
    */
   public void write(Path file, List<CheckpointEntry> entries, boolean crc) {
+    write(file, entries.size(), entries::get, crc);
+  }
+
+  /**
+   * As {@link #write(Path, List, boolean)}, entry {@code i} made by {@code entryAt} when it is
+   * written, so only one is held at a time.
+   */
+  public void write(
+      Path file, int count, java.util.function.IntFunction<CheckpointEntry> entryAt, boolean crc) {
     AtomicWrite.to(
         file,
         os -> {
           CheckedOutputStream checked = new CheckedOutputStream(os, new CRC32());
           CodedOutputStream out = CodedOutputStream.newInstance(checked, 1 << 16);
-          for (CheckpointEntry e : entries) {
-            writeEntry(out, e);
+          for (int i = 0; i < count; i++) {
+            writeEntry(out, entryAt.apply(i));
           }
           out.flush();
           if (crc) {
@@ -136,18 +145,8 @@ public final class CheckpointFile {
             new CheckpointParser(CodedInputStream.newInstance(in, 1 << 16), protoSize, limit)
                 .values();
       }
-    } catch (CheckpointParser.Truncated e) {
-      // MindSpore's text (its protobuf parser fails the same way), then what was declared.
-      throw new MsException(MsException.Kind.VALUE_ERROR, corrupted(file) + "\n" + e.getMessage());
-    } catch (InvalidProtocolBufferException e) {
-      throw new MsException(MsException.Kind.VALUE_ERROR, corrupted(file), e);
     } catch (IOException e) {
-      throw new MsException(
-          MsException.Kind.VALUE_ERROR,
-          "Failed to read the checkpoint file "
-              + file
-              + ". May not have permission to read it, please check the correct of the file.",
-          e);
+      throw readFailure(file, e);
     } catch (MsException e) {
       throw loadFailed(file, e);
     }
@@ -158,8 +157,28 @@ public final class CheckpointFile {
     }
   }
 
+  /**
+   * MindSpore's error for a file that could not be parsed: its corrupt-file text (with what a
+   * length declared, when one ran past the end), or its unreadable-file text.
+   */
+  static MsException readFailure(Path file, IOException e) {
+    if (e instanceof CheckpointParser.Truncated) {
+      // MindSpore's text (its protobuf parser fails the same way), then what was declared.
+      return new MsException(MsException.Kind.VALUE_ERROR, corrupted(file) + "\n" + e.getMessage());
+    }
+    if (e instanceof InvalidProtocolBufferException) {
+      return new MsException(MsException.Kind.VALUE_ERROR, corrupted(file), e);
+    }
+    return new MsException(
+        MsException.Kind.VALUE_ERROR,
+        "Failed to read the checkpoint file "
+            + file
+            + ". May not have permission to read it, please check the correct of the file.",
+        e);
+  }
+
   // Texts of _parse_ckpt_proto in MindSpore's train/serialization.py.
-  private static String corrupted(Path file) {
+  static String corrupted(Path file) {
     return "Failed to read the checkpoint file "
         + file
         + ". The file may be corrupted, and the content cannot be parsed.";
@@ -180,6 +199,12 @@ public final class CheckpointFile {
 
   private static final byte[] CRC_MARK = "crc_num".getBytes(StandardCharsets.US_ASCII);
   private static final int CRC_TRAILER_BYTES = CRC_MARK.length + 10;
+
+  /** The bytes of {@code file} before its CRC trailer, if it has one. */
+  static long protoSize(Path file) throws IOException {
+    long size = Files.size(file);
+    return hasCrc(file) ? size - CRC_TRAILER_BYTES : size;
+  }
 
   /** Whether {@code file} ends with MindSpore's CRC trailer ({@code pb_content[-17:-10]}). */
   public static boolean hasCrc(Path file) {
@@ -225,7 +250,7 @@ public final class CheckpointFile {
   }
 
   /** The first {@code remaining} bytes of a stream. */
-  private static final class BoundedInputStream extends FilterInputStream {
+  static final class BoundedInputStream extends FilterInputStream {
     private long remaining;
 
     BoundedInputStream(InputStream in, long remaining) {
@@ -261,28 +286,47 @@ public final class CheckpointFile {
   // ---- writing ----
 
   private void writeEntry(CodedOutputStream out, CheckpointEntry e) throws IOException {
-    List<Long> dims = new ArrayList<>();
-    String type;
-    byte[] content;
     switch (e) {
       case CheckpointEntry.OfTensor t -> {
+        List<Long> dims = new ArrayList<>();
         t.tensor().shape().dims().forEach(d -> dims.add((long) d));
-        type = t.tensor().dtype().mindsporeName();
-        content = TensorBytes.of(t.tensor());
+        String type = t.tensor().dtype().mindsporeName();
+        int item = t.tensor().dtype().itemSize();
+        long total = (long) t.tensor().size() * item;
+        // Values of at most sliceBytes (a whole number of elements), each content written a
+        // chunk at a time: a large tensor's bytes are never held all at once.
+        int perValue = Math.max(1, sliceBytes / item);
+        int n = t.tensor().size();
+        if (total == 0) {
+          writeValue(out, e.tag(), dims, type, new byte[0], 0, 0);
+        }
+        for (int from = 0; from < n; from += perValue) {
+          int count = Math.min(perValue, n - from);
+          writeValueHeader(out, e.tag(), dims, type, count * item);
+          for (int c = from; c < from + count; c += TensorBytes.CHUNK) {
+            out.writeRawBytes(
+                TensorBytes.of(t.tensor(), c, Math.min(TensorBytes.CHUNK, from + count - c)));
+          }
+        }
       }
       case CheckpointEntry.OfText s -> {
         // np.array(text).tobytes(): UTF-32LE code units; MindSpore writes dims [0].
-        dims.add(0L);
-        type = TEXT_TYPE;
-        content = s.text().getBytes(UTF_32LE);
+        byte[] content = s.text().getBytes(UTF_32LE);
+        List<Long> dims = List.of(0L);
+        if (content.length == 0) {
+          writeValue(out, e.tag(), dims, TEXT_TYPE, content, 0, 0);
+        }
+        for (int off = 0; off < content.length; off += sliceBytes) {
+          writeValue(
+              out,
+              e.tag(),
+              dims,
+              TEXT_TYPE,
+              content,
+              off,
+              Math.min(sliceBytes, content.length - off));
+        }
       }
-    }
-    if (content.length == 0) {
-      writeValue(out, e.tag(), dims, type, content, 0, 0);
-    }
-    for (int off = 0; off < content.length; off += sliceBytes) {
-      writeValue(
-          out, e.tag(), dims, type, content, off, Math.min(sliceBytes, content.length - off));
     }
   }
 
@@ -296,6 +340,16 @@ public final class CheckpointFile {
       int off,
       int len)
       throws IOException {
+    writeValueHeader(out, tag, dims, type, len);
+    out.writeRawBytes(content, off, len);
+  }
+
+  /**
+   * A Value message up to its {@code len} content bytes, which the caller writes next (the tensor's
+   * content is the message's last field).
+   */
+  private static void writeValueHeader(
+      CodedOutputStream out, String tag, List<Long> dims, String type, int len) throws IOException {
     int tensorSize = 0;
     for (long d : dims) {
       tensorSize += CodedOutputStream.computeInt64Size(1, d); // proto2: not packed
@@ -317,6 +371,7 @@ public final class CheckpointFile {
       out.writeInt64(1, d);
     }
     out.writeString(2, type);
-    out.writeByteArray(3, content, off, len);
+    out.writeTag(3, WireFormat.WIRETYPE_LENGTH_DELIMITED);
+    out.writeUInt32NoTag(len);
   }
 }

@@ -24,8 +24,17 @@ import java.util.List;
  * Float32 (1200000000 bytes) but holds 4 bytes" without allocating the 1.2 GB.
  */
 final class CheckpointParser {
-  /** A parsed {@code Value}: a tensor slice, or a map tensor ({@code type == null}). */
-  record RawValue(String tag, List<Long> dims, String type, byte[] content) {}
+  /**
+   * A parsed {@code Value}: a tensor slice, or a map tensor ({@code type == null}). An indexing
+   * parser leaves {@code content} null and records where it lies: {@code length} bytes from byte
+   * {@code offset} of the file.
+   */
+  record RawValue(
+      String tag, List<Long> dims, String type, byte[] content, long offset, int length) {
+    RawValue(String tag, List<Long> dims, String type, byte[] content) {
+      this(tag, dims, type, content, -1, content == null ? 0 : content.length);
+    }
+  }
 
   /** numpy's most dims of one array (NPY_MAXDIMS), past which MindSpore's reshape fails. */
   private static final int MAX_DIMS = 64;
@@ -33,13 +42,20 @@ final class CheckpointParser {
   private final CodedInputStream in;
   private final long size;
   private final ReadLimit limit;
+  private final boolean index;
   private long retired; // bytes read before the last resetSizeCounter
 
   /** A parser of the {@code size} bytes {@code in} reads, tensor contents within {@code limit}. */
   CheckpointParser(CodedInputStream in, long size, ReadLimit limit) {
+    this(in, size, limit, false);
+  }
+
+  /** As the other constructor; with {@code index}, tensor contents are skipped, not read. */
+  CheckpointParser(CodedInputStream in, long size, ReadLimit limit, boolean index) {
     this.in = in;
     this.size = size;
     this.limit = limit;
+    this.index = index;
     in.setSizeLimit(Integer.MAX_VALUE);
   }
 
@@ -138,13 +154,16 @@ final class CheckpointParser {
       // Neither member of the oneof: MindSpore would treat it as a map tensor and fail.
       throw new InvalidProtocolBufferException("Checkpoint value " + tag + " has no tensor");
     }
-    return new RawValue(tag, tensor.dims(), tensor.type(), tensor.content());
+    return new RawValue(
+        tag, tensor.dims(), tensor.type(), tensor.content(), tensor.offset(), tensor.length());
   }
 
   private RawValue tensor(String name) throws IOException {
     List<Long> dims = new ArrayList<>();
     String type = null;
     byte[] content = null;
+    long offset = -1;
+    int length = -1;
     for (int t = in.readTag(); t != 0; t = in.readTag()) {
       switch (t) {
         case 8 -> dims.add(in.readInt64());
@@ -156,7 +175,15 @@ final class CheckpointParser {
           in.popLimit(outer);
         }
         case 18 -> type = string("The tensor type of " + name);
-        case 26 -> content = in.readRawBytes(length("The tensor content of " + name, true));
+        case 26 -> {
+          length = length("The tensor content of " + name, true);
+          offset = offset();
+          if (index) {
+            in.skipRawBytes(length);
+          } else {
+            content = in.readRawBytes(length);
+          }
+        }
         default -> {
           if (!in.skipField(t)) {
             throw unexpectedEndGroup();
@@ -168,11 +195,11 @@ final class CheckpointParser {
             capitalized(name) + " declares more than " + MAX_DIMS + " dims, numpy's limit.");
       }
     }
-    if (type == null || content == null) {
+    if (type == null || length < 0) {
       throw new InvalidProtocolBufferException(
           "Message missing required fields: value[].tensor.tensor_type, tensor_content");
     }
-    return new RawValue(null, dims, type, content);
+    return new RawValue(null, dims, type, content, offset, length);
   }
 
   private static String capitalized(String s) {
@@ -233,7 +260,7 @@ final class CheckpointParser {
     return out;
   }
 
-  private static CheckpointEntry entry(String tag, List<Long> dims, String type, byte[] content) {
+  static CheckpointEntry entry(String tag, List<Long> dims, String type, byte[] content) {
     if (type.equals(CheckpointFile.TEXT_TYPE)) {
       // numpy's str of a 'U' array drops trailing NULs.
       String s = new String(content, CheckpointFile.UTF_32LE);
@@ -271,7 +298,7 @@ final class CheckpointParser {
     return new CheckpointEntry.OfTensor(tag, Tensor.fromBytes(dtype, new Shape(shape), content));
   }
 
-  private static DType dtypeOf(String type) {
+  static DType dtypeOf(String type) {
     for (DType d : DType.values()) {
       if (d.mindsporeName().equals(type)) {
         return d;

@@ -3,6 +3,7 @@ package dev.msjvm.engine.checkpoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ReadLimit;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Tensor;
@@ -93,15 +94,33 @@ public final class SafetensorsFile {
             + ", which msjvm cannot hold.");
   }
 
+  /** A tensor to be written: its name, type and shape, before its data exists. */
+  public record Declared(String name, DType dtype, Shape shape) {}
+
   /**
    * Writes {@code tensors} (name to tensor, any order) and {@code metadata} (null: no {@code
    * __metadata__} key) to {@code file} atomically, leaving it owner-read-only as MindSpore does.
    */
   public static void write(Path file, Map<String, Tensor> tensors, Map<String, String> metadata) {
-    List<Map.Entry<String, Tensor>> order = new ArrayList<>(tensors.entrySet());
+    List<Declared> declared = new ArrayList<>();
+    tensors.forEach((n, t) -> declared.add(new Declared(n, t.dtype(), t.shape())));
+    write(file, declared, tensors::get, metadata);
+  }
+
+  /**
+   * As {@link #write(Path, Map, Map)}, each tensor made by {@code tensorOf} when its data is
+   * written (in the file's order), so only one is held at a time; it must have its declared type
+   * and shape.
+   */
+  public static void write(
+      Path file,
+      List<Declared> tensors,
+      java.util.function.Function<String, Tensor> tensorOf,
+      Map<String, String> metadata) {
+    List<Declared> order = new ArrayList<>(tensors);
     order.sort(
-        Comparator.<Map.Entry<String, Tensor>>comparingInt(e -> -enumOrder(e.getValue().dtype()))
-            .thenComparing(Map.Entry::getKey));
+        Comparator.<Declared>comparingInt(d -> -enumOrder(d.dtype()))
+            .thenComparing(Declared::name));
     StringBuilder header = new StringBuilder("{");
     boolean first = true;
     if (metadata != null) {
@@ -117,21 +136,17 @@ public final class SafetensorsFile {
       first = false;
     }
     long offset = 0;
-    List<byte[]> data = new ArrayList<>();
-    for (Map.Entry<String, Tensor> e : order) {
-      Tensor t = e.getValue();
-      byte[] bytes = TensorBytes.of(t);
-      data.add(bytes);
+    for (Declared d : order) {
       header.append(first ? "" : ",");
       first = false;
-      string(header, e.getKey()).append(":{\"dtype\":\"").append(typeName(t.dtype()));
+      string(header, d.name()).append(":{\"dtype\":\"").append(typeName(d.dtype()));
       header.append("\",\"shape\":[");
-      List<Integer> dims = t.shape().dims();
+      List<Integer> dims = d.shape().dims();
       for (int i = 0; i < dims.size(); i++) {
         header.append(i == 0 ? "" : ",").append(dims.get(i));
       }
       header.append("],\"data_offsets\":[").append(offset).append(',');
-      offset += bytes.length;
+      offset += ReadLimit.byteSize(dims, d.dtype().itemSize());
       header.append(offset).append("]}");
     }
     header.append('}');
@@ -146,8 +161,19 @@ public final class SafetensorsFile {
           for (int i = json.length; i < padded; i++) {
             out.write(' ');
           }
-          for (byte[] b : data) {
-            out.write(b);
+          for (Declared d : order) {
+            Tensor t = tensorOf.apply(d.name());
+            if (t.dtype() != d.dtype() || !t.shape().equals(d.shape())) {
+              throw new IllegalStateException(
+                  d.name()
+                      + " was declared "
+                      + d.dtype()
+                      + d.shape()
+                      + " but is "
+                      + t.dtype()
+                      + t.shape());
+            }
+            TensorBytes.write(t, out);
           }
           out.flush();
         });
@@ -178,8 +204,17 @@ public final class SafetensorsFile {
     return out.append('"');
   }
 
-  /** The tensors of {@code file} in header order and its metadata. */
-  public static Contents read(Path file) {
+  /** One tensor a header declares: its data lies {@code [begin, end)} after the header. */
+  record Entry(String name, DType dtype, Shape shape, long begin, long end) {}
+
+  /** A file's header: its entries in header order, its metadata, where its data starts. */
+  record Header(List<Entry> entries, Map<String, String> metadata, long dataStart) {}
+
+  /**
+   * The header of {@code file}, every entry's data checked to lie inside the file without
+   * overlapping another's.
+   */
+  static Header header(Path file) {
     try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       long size = Files.size(file);
       byte[] lengthBytes = in.readNBytes(8);
@@ -192,7 +227,6 @@ public final class SafetensorsFile {
       }
       JsonNode header = JSON.readTree(in.readNBytes((int) length));
       Map<String, String> metadata = new LinkedHashMap<>();
-      record Entry(String name, DType dtype, Shape shape, long begin, long end) {}
       List<Entry> entries = new ArrayList<>();
       for (Iterator<Map.Entry<String, JsonNode>> it = header.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> f = it.next();
@@ -220,32 +254,50 @@ public final class SafetensorsFile {
                 offsets.get(0).asLong(),
                 offsets.get(1).asLong()));
       }
-      // Data in offset order, read once front to back.
       List<Entry> byOffset = new ArrayList<>(entries);
       byOffset.sort(Comparator.comparingLong(Entry::begin));
-      Map<String, Tensor> tensors = new LinkedHashMap<>();
       long at = 0;
       long dataBytes = size - 8 - length;
       for (Entry e : byOffset) {
         if (e.begin() < at || e.end() < e.begin() || e.end() > dataBytes) {
           throw corrupt(file, "the data of '" + e.name() + "' lies outside the file or overlaps");
         }
-        in.skipNBytes(e.begin() - at);
-        byte[] bytes = in.readNBytes((int) (e.end() - e.begin()));
         at = e.end();
-        tensors.put(e.name(), Tensor.fromBytes(e.dtype(), e.shape(), bytes));
       }
-      List<Map.Entry<String, Tensor>> inOrder = new ArrayList<>();
-      for (Entry e : entries) {
-        inOrder.add(Map.entry(e.name(), tensors.get(e.name())));
-      }
-      return new Contents(List.copyOf(inOrder), java.util.Collections.unmodifiableMap(metadata));
+      return new Header(
+          List.copyOf(entries), java.util.Collections.unmodifiableMap(metadata), 8 + length);
     } catch (IOException e) {
       throw corrupt(file, e.getMessage());
     }
   }
 
-  private static MsException corrupt(Path file, String why) {
+  /** The tensors of {@code file} in header order and its metadata. */
+  public static Contents read(Path file) {
+    Header h = header(file);
+    // Data in offset order, read once front to back.
+    List<Entry> byOffset = new ArrayList<>(h.entries());
+    byOffset.sort(Comparator.comparingLong(Entry::begin));
+    Map<String, Tensor> tensors = new LinkedHashMap<>();
+    try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      in.skipNBytes(h.dataStart());
+      long at = 0;
+      for (Entry e : byOffset) {
+        in.skipNBytes(e.begin() - at);
+        byte[] bytes = in.readNBytes((int) (e.end() - e.begin()));
+        at = e.end();
+        tensors.put(e.name(), Tensor.fromBytes(e.dtype(), e.shape(), bytes));
+      }
+    } catch (IOException e) {
+      throw corrupt(file, e.getMessage());
+    }
+    List<Map.Entry<String, Tensor>> inOrder = new ArrayList<>();
+    for (Entry e : h.entries()) {
+      inOrder.add(Map.entry(e.name(), tensors.get(e.name())));
+    }
+    return new Contents(List.copyOf(inOrder), h.metadata());
+  }
+
+  static MsException corrupt(Path file, String why) {
     return MsException.valueError(
         "Failed to read the checkpoint file "
             + file

@@ -13,14 +13,29 @@ import java.nio.ByteOrder;
  * <p>Example: an Int32 tensor {@code [1, 2]} is {@code 01 00 00 00 02 00 00 00}.
  */
 public final class TensorBytes {
+  /** Elements per chunk when a writer streams a tensor's bytes (4 MiB of float32). */
+  public static final int CHUNK = 1 << 20;
+
   private TensorBytes() {}
 
-  public static byte[] of(Tensor t) {
-    DType dtype = t.dtype();
+  /** Writes the bytes of {@code t} to {@code out} a {@link #CHUNK} at a time. */
+  public static void write(Tensor t, java.io.OutputStream out) throws java.io.IOException {
     int n = t.size();
-    ByteBuffer b = ByteBuffer.allocate(Math.multiplyExact(n, dtype.itemSize()));
+    for (int from = 0; from < n; from += CHUNK) {
+      out.write(of(t, from, Math.min(CHUNK, n - from)));
+    }
+  }
+
+  public static byte[] of(Tensor t) {
+    return of(t, 0, t.size());
+  }
+
+  /** The bytes of elements {@code [from, from + count)}: a writer's chunk of a large tensor. */
+  public static byte[] of(Tensor t, int from, int count) {
+    DType dtype = t.dtype();
+    ByteBuffer b = ByteBuffer.allocate(Math.multiplyExact(count, dtype.itemSize()));
     b.order(ByteOrder.LITTLE_ENDIAN);
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < from + count; i++) {
       switch (dtype) {
         case BOOL, UINT8, INT8 -> b.put((byte) t.getLong(i));
         case INT16 -> b.putShort((short) t.getLong(i));

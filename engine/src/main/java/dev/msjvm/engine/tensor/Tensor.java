@@ -124,23 +124,32 @@ public final class Tensor {
           "For 'Tensor', " + bytes.length + " bytes do not hold " + shape + " of " + dtype + ".");
     }
     Tensor t = zeros(dtype, shape);
-    int n = t.size();
-    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    for (int i = 0; i < n; i++) {
+    t.putBytes(0, ByteBuffer.wrap(bytes));
+    return t;
+  }
+
+  /**
+   * Sets elements {@code from, from + 1, ...} from the remaining bytes of {@code bytes} (raw
+   * little-endian values in this tensor's type's layout, a whole number of them): how a reader
+   * fills a tensor a chunk at a time.
+   */
+  public void putBytes(int from, ByteBuffer bytes) {
+    ByteBuffer b = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int n = b.remaining() / dtype.itemSize();
+    for (int i = from; i < from + n; i++) {
       switch (dtype) {
-        case BOOL -> t.setLong(i, b.get() != 0 ? 1 : 0);
-        case UINT8 -> t.setLong(i, b.get() & 0xff);
-        case INT8 -> t.setLong(i, b.get());
-        case INT16 -> t.setLong(i, b.getShort());
-        case INT32 -> t.setLong(i, b.getInt());
-        case INT64 -> t.setLong(i, b.getLong());
-        case FLOAT16 -> t.setDouble(i, Float.float16ToFloat(b.getShort()));
-        case BFLOAT16 -> t.setDouble(i, Float.intBitsToFloat((b.getShort() & 0xffff) << 16));
-        case FLOAT32 -> t.setDouble(i, b.getFloat());
-        case FLOAT64 -> t.setDouble(i, b.getDouble());
+        case BOOL -> setLong(i, b.get() != 0 ? 1 : 0);
+        case UINT8 -> setLong(i, b.get() & 0xff);
+        case INT8 -> setLong(i, b.get());
+        case INT16 -> setLong(i, b.getShort());
+        case INT32 -> setLong(i, b.getInt());
+        case INT64 -> setLong(i, b.getLong());
+        case FLOAT16 -> setDouble(i, Float.float16ToFloat(b.getShort()));
+        case BFLOAT16 -> setDouble(i, Float.intBitsToFloat((b.getShort() & 0xffff) << 16));
+        case FLOAT32 -> setDouble(i, b.getFloat());
+        case FLOAT64 -> setDouble(i, b.getDouble());
       }
     }
-    return t;
   }
 
   /** A tensor with the same values and storage but its own identity. */

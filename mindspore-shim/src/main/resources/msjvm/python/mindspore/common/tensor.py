@@ -6,9 +6,11 @@ rules (floats truncate toward zero). Arithmetic operators run eagerly in the eng
 (``Elementwise``) with MindSpore's result types.
 """
 import numbers
+import sys
 
 from mindspore._host import host, to_python
 from mindspore.common import dtype as mstype
+from mindspore.common import _nested
 from mindspore.common._nested import nested_list, plain_tensor
 
 __all__ = ["Tensor"]
@@ -194,9 +196,17 @@ class Tensor:
         return Tensor._wrap(host().tensorAstype(self._java, dtype.engine_name).java)
 
     def asnumpy(self):
-        """A numpy array with this tensor's values (needs numpy: bin/setup-numpy)."""
+        """A numpy array with this tensor's values: from the tensor's raw bytes in one piece (the
+        nested lists of ``tolist`` cost 23 s for a 4 MiB tensor), or through ``tolist`` for small
+        tensors and types numpy has no buffer for."""
         import numpy as np  # pylint: disable=import-outside-toplevel
-        return np.array(self.tolist(), dtype=mstype.dtype_to_nptype(self.dtype))
+        nptype = mstype.dtype_to_nptype(self.dtype)
+        engine = self.dtype.engine_name
+        if engine in _nested._CODES and sys.byteorder == "little" and self.size >= _nested._BULK:  # pylint: disable=protected-access
+            raw = host().tensorBytesLatin1(self._java).encode("latin-1")
+            wide = np.float32 if engine in ("FLOAT16", "BFLOAT16") else nptype
+            return np.frombuffer(raw, dtype=wide).reshape(self.shape).astype(nptype)
+        return np.array(self.tolist(), dtype=nptype)
 
     def __str__(self):
         if self.init is not None:

@@ -379,11 +379,71 @@ def rank_list_for_transform(rank_id, src_strategy_file=None, dst_strategy_file=N
     return _needed_ranks(rank_id, src, src_devices, dst, dst_devices)
 
 
+class _Source:
+    """One checkpoint file (.ckpt or .safetensors), indexed when opened (``Host``'s
+    ``CheckpointReader``): its entries' names in file order, shapes and types, each entry read
+    from the file only when asked, so the tools hold the slices of one parameter at a time."""
+
+    def __init__(self, path):
+        self.path = path
+        self._reader = host().checkpoints().open(path)
+        self._names = list(self._reader.names())
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __contains__(self, name):
+        return self._reader.has(name)
+
+    def shape(self, name):
+        return [int(d) for d in self._reader.shape(name)]
+
+    def dtype(self, name):
+        """The entry's mstype; None for a text entry."""
+        engine = self._reader.engineType(name)
+        return None if engine is None else mstype._by_engine_name(engine)  # pylint: disable=protected-access
+
+    def read(self, name):
+        """The entry's value: a Tensor, or the str of a text entry."""
+        entry = self._reader.read(name)
+        if self._reader.engineType(name) is None:
+            return entry.text()
+        return Tensor._wrap(entry.tensor().java)  # pylint: disable=protected-access
+
+    def read_box(self, name, box):
+        """The box [(begin, end)] per dimension of tensor entry ``name``, only its bytes read."""
+        return Tensor._wrap(self._reader.readBox(name, [b for b, _ in box], [e for _, e in box]).java)  # pylint: disable=protected-access
+
+    def metadata(self):
+        return dict(self._reader.metadata())
+
+
+class _Out:
+    """One entry of a checkpoint being written: its name, shape and type, and ``make()`` giving its
+    value (a Tensor, or a str) when the writer gets to it."""
+
+    __slots__ = ("name", "shape", "dtype", "make")
+
+    def __init__(self, name, shape, dtype, make):
+        self.name, self.shape, self.dtype, self.make = name, shape, dtype, make
+
+
+def _java_of(value):
+    return value if isinstance(value, str) else host().valueOf(value._java).java  # pylint: disable=protected-access
+
+
+def _write_ckpt(path, outs):
+    """A .ckpt of ``outs`` in order, each value made as it is written (one held at a time)."""
+    by_name = {o.name: o for o in outs}
+    host().checkpoints().saveStreaming(path, [o.name for o in outs], lambda name: _java_of(by_name[name].make()))
+
+
 def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=True):
-    """[(name, Tensor)] of destination rank ``rank_id``: ``loaded`` maps a source global rank to its
-    checkpoint's {name: Parameter}, in the order the files were loaded. ``strict``: no parameter
-    with a layout is MindSpore's ValueError (its .ckpt transform; its safetensors one allows it)."""
-    np = _np()
+    """[_Out] of destination rank ``rank_id``: ``loaded`` maps a source global rank to its
+    ``_Source``, in the order the files were opened. Nothing is read here: each entry's ``make()``
+    reads the source slices that overlap its destination slice, one at a time, into that slice.
+    ``strict``: no parameter with a layout is MindSpore's ValueError (its .ckpt transform; its
+    safetensors one allows it)."""
     dst_stage, dst_local = divmod(rank_id, dst_devices)
     transformed, kept, seen = [], [], set()
     last_devices = src_devices
@@ -408,39 +468,37 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=
             holders = [r for r in holders if stage_of[r] in stages] or holders
             src_layout = src[name][stages[0]]
             holders = [r for r in holders if stage_of[r] == min(stage_of[h] for h in holders)]
-        first = loaded[holders[0]][name]
-        data = first.asnumpy()
-        shape = src_layout.full_shape(list(data.shape)) if src_layout else list(data.shape)
+        first = loaded[holders[0]]
+        piece_shape = first.shape(name)
+        shape = src_layout.full_shape(piece_shape) if src_layout else piece_shape
         dst_layout = _layout_for(dst.get(name) if dst is not None else None, dst_stage)
         want = dst_layout.box(shape, dst_local) if dst_layout else [(0, s) for s in shape]
-        out = np.empty([e - b for b, e in want], dtype=data.dtype)
-        covered = 0
-        done = set()
+        plan, covered, done = [], 0, set()
         for r in sorted(holders, key=lambda h: (h % src_devices != dst_local % src_devices, -h)):
-            local = r % src_devices
-            box = tuple(src_layout.box(shape, local)) if src_layout else tuple((0, s) for s in shape)
+            box = tuple(src_layout.box(shape, r % src_devices)) if src_layout else tuple((0, s) for s in shape)
             if box in done:
                 continue
             overlap = [(max(b, wb), min(e, we)) for (b, e), (wb, we) in zip(box, want)]
             if any(b >= e for b, e in overlap):
                 continue
             done.add(box)
-            piece = loaded[r][name].asnumpy().reshape([e - b for b, e in box])
-            source = tuple(slice(b - bb, e - bb) for (b, e), (bb, _) in zip(overlap, box))
-            target = tuple(slice(b - wb, e - wb) for (b, e), (wb, _) in zip(overlap, want))
-            out[target] = piece[source]
+            plan.append((loaded[r], box, overlap))
             size = 1
             for b, e in overlap:
                 size *= e - b
             covered += size
-        if covered != out.size:
+        expected = 1
+        for b, e in want:
+            expected *= e - b
+        if covered != expected:
             missing = [r for r in range(src_devices) if r not in {h % src_devices for h in holders}]
             raise ValueError("The checkpoint of rank {} is missing.".format(missing[0] if missing else rank_id))
         if src_layout is not None:
             last_devices = src_layout.devices()
-        transformed.append((name, Tensor(out, first.dtype)))
+        transformed.append(_Out(name, [e - b for b, e in want], first.dtype(name),
+                                _assembler(name, want, plan, first.dtype(name))))
     source_rank = dst_local % last_devices
-    done_names = {n for n, _ in transformed}
+    done_names = {o.name for o in transformed}
     for name in names:
         in_src = src is None or name in src
         in_dst = dst is None or name in dst
@@ -449,22 +507,41 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=
         holder = next((r for r in loaded if r % last_devices == source_rank and name in loaded[r]), None)
         if holder is None:
             holder = next(r for r in loaded if name in loaded[r])
-        kept.append((name, Tensor(loaded[holder][name].asnumpy(), loaded[holder][name].dtype)))
+        source = loaded[holder]
+        kept.append(_Out(name, source.shape(name), source.dtype(name),
+                         lambda source=source, name=name: source.read(name)))
     if strict and not transformed:
         raise ValueError("None of the parameters in checkpoint file are in either src strategy or dst strategy. "
                          "Please check correctness of strategy files.")
     return transformed + kept
 
 
-def _save_read_only(pairs, path):
-    from mindspore.train.serialization import save_checkpoint  # pylint: disable=import-outside-toplevel
-    save_checkpoint([{"name": n, "data": t} for n, t in pairs], path)  # written atomically
+def _assembler(name, want, plan, dtype):
+    """``make()`` of a destination slice: the box ``want`` of the whole tensor, copied from each
+    (source, source box, overlap) of ``plan``: only the overlap is read from each source file, so
+    the destination slice and one overlap are held at a time."""
+
+    def make():
+        np = _np()
+        out = None
+        for source, box, overlap in plan:
+            piece = source.read_box(name, [(b - bb, e - bb) for (b, e), (bb, _) in zip(overlap, box)]).asnumpy()
+            if out is None:
+                out = np.empty([e - b for b, e in want], dtype=piece.dtype)
+            out[tuple(slice(b - wb, e - wb) for (b, e), (wb, _) in zip(overlap, want))] = piece
+            del piece
+        return Tensor(out, dtype)
+
+    return make
+
+
+def _save_read_only(outs, path):
+    _write_ckpt(path, outs)  # written atomically
     os.chmod(path, 0o400)
 
 
 def _load_rank_files(files):
-    from mindspore.train.serialization import load_checkpoint  # pylint: disable=import-outside-toplevel
-    return {rank: load_checkpoint(path) for rank, path in files}
+    return {rank: _Source(path) for rank, path in files}
 
 
 def transform_checkpoint_by_rank(rank_id, checkpoint_files_map, save_checkpoint_file_name,
@@ -559,15 +636,15 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
                                  "but it is missing.".format(n, rank))
         key = tuple(needed)
         if key not in cache:
-            cache.clear()  # one group of source files in memory at a time
+            cache.clear()
             cache[key] = _load_rank_files([(n, files[n]) for n in needed])
         loaded = cache[key]
         if src is None:
             loaded = {0: loaded[needed[0]]}
         out_dir = os.path.join(real_dst, "rank_{}".format(rank))
         os.makedirs(out_dir, mode=0o700, exist_ok=True)
-        pairs = _transform_rank(rank, loaded, src, src_devices, dst, dst_devices)
-        _save_read_only(pairs, os.path.join(out_dir, "{}{}.ckpt".format(ckpt_prefix, rank)))
+        outs = _transform_rank(rank, loaded, src, src_devices, dst, dst_devices)
+        _save_read_only(outs, os.path.join(out_dir, "{}{}.ckpt".format(ckpt_prefix, rank)))
 
 
 def _make_dir(path, arg_name):
@@ -721,10 +798,10 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
     if dst is not None:
         from mindspore.communication.management import get_rank  # pylint: disable=import-outside-toplevel
         local_rank = get_rank() % dst_devices
-    loaded = {rank: load_checkpoint(name, dec_key=dec_key, dec_mode=dec_mode)
-              for rank, name in enumerate(checkpoint_filenames)}
-    loaded = {rank: loaded[rank] for rank in sorted(loaded, reverse=True)}
-    transformed = dict(_transform_rank(local_rank, loaded, src, src_devices, dst, dst_devices))
+    if dec_key is not None:
+        load_checkpoint(checkpoint_filenames[0], dec_key=dec_key, dec_mode=dec_mode)  # its error
+    loaded = {rank: _Source(checkpoint_filenames[rank]) for rank in reversed(range(len(checkpoint_filenames)))}
+    transformed = {o.name: o for o in _transform_rank(local_rank, loaded, src, src_devices, dst, dst_devices)}
     param_dict, not_in_strategy, not_in_ckpt = {}, [], []
     for _, param in network.parameters_and_names():
         if param.name not in src:
@@ -733,7 +810,7 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
         if param.name not in transformed:
             not_in_ckpt.append(param.name)
             continue
-        data = transformed[param.name]
+        data = transformed[param.name].make()
         group = predict_strategy[param.name][5] if predict_strategy and len(predict_strategy[param.name]) > 5 \
             else None
         if group:
@@ -796,24 +873,18 @@ def _collect_files(src_dir, file_format="safetensors", file_suffix=None):
     return files
 
 
-def _read_safetensors(path):
-    """({name: Parameter}, metadata) of a safetensors file."""
-    pairs, meta, _ = host().checkpoints().loadSafetensors(path, False)
-    return {name: Parameter(Tensor._wrap(value.java)) for name, value in pairs}, dict(meta)  # pylint: disable=protected-access
-
-
-def _write_safetensors(path, pairs, meta):
-    """A safetensors file of [(name, Tensor)] with metadata ``meta``, written atomically and made
-    read-only as MindSpore's ``_save_file_atomically`` does."""
+def _write_safetensors(path, outs, meta):
+    """A safetensors file of ``outs`` with metadata ``meta``, each value made as it is written,
+    atomically and left read-only as MindSpore's ``_save_file_atomically`` does."""
     import stat  # pylint: disable=import-outside-toplevel
     if os.path.exists(path):
         os.chmod(path, stat.S_IWUSR)
         os.remove(path)
-    data = dict(pairs)
-    names = sorted(data)
+    by_name = {o.name: o for o in outs}
     keys = list(meta)
-    host().checkpoints().saveSafetensors(path, names, [host().valueOf(data[n]._java).java for n in names],  # pylint: disable=protected-access
-                                         keys, [meta[k] for k in keys], False)
+    host().checkpoints().saveSafetensorsStreaming(
+        path, [o.name for o in outs], [o.dtype.engine_name for o in outs], [list(o.shape) for o in outs],
+        lambda name: _java_of(by_name[name].make()), keys, [meta[k] for k in keys])
     os.chmod(path, stat.S_IRUSR)
 
 
@@ -844,7 +915,6 @@ def _transform_safetensors(src_dir, dst_dir, ckpt_prefix, src_strategy_file=None
     checkpoint). One group of source files (the ranks some destination ranks need) is in memory at a
     time."""
     from mindspore import log as logger  # pylint: disable=import-outside-toplevel
-    from mindspore.train.serialization import save_checkpoint  # pylint: disable=import-outside-toplevel
     _check_transform_safetensors(ckpt_prefix, src_strategy_file, dst_strategy_file)
     if output_format not in ["safetensors", "ckpt"]:
         raise ValueError(f"For 'transform_safetensors', the output_format must be "
@@ -857,20 +927,20 @@ def _transform_safetensors(src_dir, dst_dir, ckpt_prefix, src_strategy_file=None
     if process_num > len(groups):
         logger.warning("The value of process_num cannot be greater than that of needed_rank_list_map.")
     for needed, ranks in groups.items():
-        loaded = {n: _read_safetensors(files[n])[0] for n in needed}
+        loaded = {n: _Source(files[n]) for n in needed}
         if src is None:
             loaded = {0: loaded[needed[0]]}
         for rank in ranks:
-            pairs = _transform_rank(rank, loaded, src, src_devices, dst, dst_devices, strict=False)
-            if not pairs:
+            outs = _transform_rank(rank, loaded, src, src_devices, dst, dst_devices, strict=False)
+            if not outs:
                 continue
             out_dir = os.path.join(real_dst, "rank_{}".format(rank))
             _make_dir(out_dir, "path")
             path = os.path.join(out_dir, "{}{}.{}".format(ckpt_prefix, rank, output_format))
             if output_format == "safetensors":
-                _write_safetensors(path, pairs, {"format": "ms"})
+                _write_safetensors(path, outs, {"format": "ms"})
             else:
-                save_checkpoint([{"name": n, "data": t} for n, t in pairs], path)
+                _write_ckpt(path, outs)
 
 
 def _byte_size(shape, itemsize):
@@ -903,13 +973,10 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
                          "both ckpt file and safetensors file simultaneously")
     src, src_devices, _ = _stage_layouts(src_strategy_file)
     _needed_groups(src, src_devices, None, 1, 1, files)
-    shapes, hyper_source = {}, {}
-    for rank, path in files.items():
-        params, meta = _read_safetensors(path)  # one file's data at a time
-        shapes[rank] = {n: (list(p.shape), p.asnumpy().dtype.itemsize) for n, p in params.items()}
-        if rank == 0:
-            hyper_source = params
-        redundancy = meta.get("remove_redundancy")
+    shapes, sources = {}, {rank: _Source(path) for rank, path in files.items()}
+    for rank, source in sources.items():
+        shapes[rank] = {n: (source.shape(n), source._reader.itemSize(n)) for n in source}  # pylint: disable=protected-access
+        redundancy = source.metadata().get("remove_redundancy")
         if redundancy == "True" and merge_with_redundancy:
             logger.warning("For 'unified_safetensors', the safetensors file is deduplicated, "
                            "but merge_with_redundancy is set to True.")
@@ -952,7 +1019,10 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
         mine = list(range(split_num))
     first = not split_dst_file or split_dst_file[0] == 1
     if first:
-        hyper = [(n, p) for n, p in hyper_source.items() if n not in name_list]
+        hyper = []
+        if 0 in sources:
+            hyper = [_Out(n, sources[0].shape(n), sources[0].dtype(n), lambda n=n: sources[0].read(n))
+                     for n in sources[0] if n not in name_list]
         if hyper:
             _write_safetensors(os.path.join(real_dst, "hyper_param.safetensors"), hyper, {"format": "ms"})
         weight_map = {}
@@ -962,20 +1032,17 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
                 weight_map[choice if isinstance(choice, str) else name] = "part{}.safetensors".format(index)
         with open(os.path.join(real_dst, "param_name_map.json"), "w") as f:
             f.write(json.dumps({"metadata": {"total_size": total}, "weight_map": weight_map}, indent=4))
-    hyper_source = None
     for index in mine:
         wanted = set(parts[index])
-        loaded = {}
-        for rank in sorted(files, reverse=True):
-            kept = {n: p for n, p in _read_safetensors(files[rank])[0].items() if n in wanted}
-            if kept:
-                loaded[rank] = kept
-        whole = dict(_transform_rank(0, loaded, {n: src[n] for n in wanted}, src_devices, None, 1, strict=False))
-        pairs = []
+        loaded = {rank: sources[rank] for rank in sorted(files, reverse=True)}
+        whole = {o.name: o for o in _transform_rank(0, loaded, {n: src[n] for n in wanted}, src_devices, None, 1,
+                                                     strict=False)}
+        outs = []
         for name in parts[index]:
             choice = choice_func(name) if choice_func is not None else None
-            pairs.append((choice if isinstance(choice, str) else name, whole[name]))
-        _write_safetensors(os.path.join(real_dst, "part{}.safetensors".format(index)), pairs, {"format": "ms"})
+            o = whole[name]
+            outs.append(_Out(choice if isinstance(choice, str) else name, o.shape, o.dtype, o.make))
+        _write_safetensors(os.path.join(real_dst, "part{}.safetensors".format(index)), outs, {"format": "ms"})
 
 
 def _load_distributed_safetensors(network, checkpoint_filenames, predict_strategy, train_strategy_filename,
@@ -1059,7 +1126,7 @@ def _load_unified(unified_dir, strategy_file, rank_id, name_map):
             raise ValueError("For 'load_parallel_checkpoint', weight files must be included "
                              "in the `unified_safetensors_dir`.")
         flipped = {v: k for k, v in (name_map or {}).items()}
-        name_to_file = {flipped.get(k, k): parts[0] for k in _read_safetensors(path)[0]}
+        name_to_file = {flipped.get(k, k): parts[0] for k in _Source(path)}
     else:
         if "param_name_map.json" not in listing:
             raise ValueError("For 'load_parallel_checkpoint', there must be a JSON file named 'param_name_map.json' "
@@ -1081,12 +1148,12 @@ def _load_unified(unified_dir, strategy_file, rank_id, name_map):
             continue
         file_name = name_to_file[name]
         if file_name not in cache:
-            cache.clear()  # the parts hold their parameters together: one part in memory at a time
-            cache[file_name] = _read_safetensors(os.path.join(unified_dir, file_name))[0]
+            cache.clear()  # the parts hold their parameters together: one index at a time
+            cache[file_name] = _Source(os.path.join(unified_dir, file_name))
         stored = (name_map or {}).get(name, name)
         if stored not in cache[file_name]:
             continue
-        whole = cache[file_name][stored]
+        whole = cache[file_name].read(stored)
         if layouts is None:
             sliced[name] = Parameter(whole)
             continue
@@ -1095,5 +1162,6 @@ def _load_unified(unified_dir, strategy_file, rank_id, name_map):
         sliced[name] = Parameter(Tensor(np.ascontiguousarray(data[tuple(slice(b, e) for b, e in box)]), whole.dtype))
     params = {name: sliced[name] for name in names if name in sliced}
     if "hyper_param.safetensors" in listing:
-        params.update(_read_safetensors(os.path.join(unified_dir, "hyper_param.safetensors"))[0])
+        hyper = _Source(os.path.join(unified_dir, "hyper_param.safetensors"))
+        params.update({n: Parameter(hyper.read(n)) for n in hyper})
     return params
