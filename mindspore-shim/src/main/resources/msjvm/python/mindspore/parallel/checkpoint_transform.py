@@ -757,7 +757,10 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
                                 return_param_dict=False):
     """Loads the checkpoints of a training run's ranks (``checkpoint_filenames``, in rank order,
     sliced by ``train_strategy_filename``) into ``network``: each parameter whole, or this rank's
-    slice of it under ``predict_strategy`` (``Model.infer_predict_layout``)."""
+    slice of it under ``predict_strategy`` (``Model.infer_predict_layout``). With
+    ``format="safetensors"``: the output of ``unified_safetensors`` (``unified_safetensors_dir``)
+    sliced by the strategy file ``predict_strategy``, into ``network`` or, without one, saved per
+    rank under ``dst_safetensors_dir``."""
     # pylint: disable=redefined-builtin,too-many-locals
     from mindspore.nn import Cell  # pylint: disable=import-outside-toplevel
     from mindspore.train.serialization import load_checkpoint, load_param_into_net  # pylint: disable=import-outside-toplevel
