@@ -1,7 +1,7 @@
 """Shared by the checkpoint-transform cases: strategy files written in MindSpore's formats (the
-protobuf wire format of node_strategy.proto, and its JSON variant), random layouts, and the slice of a
-whole tensor a rank holds under a layout (dev_matrix, tensor_map, opt_weight_shard_step,
-opt_weight_shard_size)."""
+protobuf wire format of node_strategy.proto, and its JSON variant), random layouts and strategy
+pairs, the slice of a whole tensor a rank holds under a layout (dev_matrix, tensor_map,
+opt_weight_shard_step, opt_weight_shard_size), and the error a call raises as one line."""
 import json
 
 import numpy as np
@@ -76,6 +76,25 @@ def random_layout(rnd, devices, ndim):
         step = int(np.prod(dm[repeated[0] + 1:]))
         size = -1
     return dm, tm, step, size
+
+
+def random_pair(rnd, full):
+    """(source devices, destination devices, source layouts, destination layouts) for the tensors
+    of ``full``, each side on 1, 2, 4 or 8 devices."""
+    src_dev, dst_dev = rnd.choice([1, 2, 4, 8]), rnd.choice([1, 2, 4, 8])
+    src = {name: random_layout(rnd, src_dev, v.ndim) for name, v in full.items()}
+    dst = {name: random_layout(rnd, dst_dev, v.ndim) for name, v in full.items()}
+    return src_dev, dst_dev, src, dst
+
+
+def error(call, root=None):
+    """``Type: message`` of what ``call()`` raises (``root`` shown as ROOT), or "no error"."""
+    try:
+        call()
+    except Exception as e:  # pylint: disable=broad-except
+        text = "%s: %s" % (type(e).__name__, e)
+        return text.replace(root, "ROOT") if root else text
+    return "no error"
 
 
 def box(shape, layout, rank):

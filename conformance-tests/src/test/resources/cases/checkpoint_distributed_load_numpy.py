@@ -3,6 +3,7 @@
 # pipeline's checkpoints to 4 devices without stages and back, load_distributed_checkpoint loads a
 # training run's per-rank checkpoints into a network whole, load_segmented_checkpoints loads a
 # directory; with MindSpore's errors. Strategy files are written here in MindSpore's formats.
+import functools
 import hashlib
 import json
 import os
@@ -13,14 +14,7 @@ import numpy as np
 import mindspore as ms
 from mindspore import nn, Parameter, Tensor
 from _strategy_files import cut, write_json_strategy, write_strategy
-
-
-def error(call):
-    try:
-        call()
-    except Exception as e:  # pylint: disable=broad-except
-        return ("%s: %s" % (type(e).__name__, e)).replace(root, "ROOT")
-    return "no error"
+from _strategy_files import error as error_text
 
 
 def show_strategy(path):
@@ -32,6 +26,7 @@ def show_strategy(path):
 
 
 root = tempfile.mkdtemp()
+error = functools.partial(error_text, root=root)
 full = {"embed": np.arange(8 * 12, dtype=np.float32).reshape(8, 12) / 5,
         "head.w": (np.arange(12 * 16, dtype=np.float32).reshape(12, 16) - 50) / 9,
         "head.b": (np.arange(16, dtype=np.float16) - 3) / 4}

@@ -6,6 +6,7 @@
 # elements reshaped to (16, 12), not the left half); the destinations drawn here keep dimension 1 whole,
 # and checkpoint_transform_numpy covers the rest with .ckpt sources (the same slicing code here).
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -17,15 +18,8 @@ import tempfile
 
 import numpy as np
 import mindspore as ms
-from _strategy_files import cut, random_layout, write_strategy
-
-
-def error(call):
-    try:
-        call()
-    except Exception as e:  # pylint: disable=broad-except
-        return ("%s: %s" % (type(e).__name__, e)).replace(root, "ROOT")
-    return "no error"
+from _strategy_files import cut, random_layout, random_pair, write_strategy
+from _strategy_files import error as error_text
 
 
 def quiet(call):
@@ -49,14 +43,13 @@ def save_sources(work, src, devices, fmt="safetensors"):
 
 rnd = random.Random(77)
 root = tempfile.mkdtemp()
+error = functools.partial(error_text, root=root)
 full = {"w": np.arange(16 * 24, dtype=np.float32).reshape(16, 24) / 7,
         "b": (np.arange(16, dtype=np.float16) - 3) / 2}
 pairs = 12
 exact = 0
 for p in range(pairs):
-    src_dev, dst_dev = rnd.choice([1, 2, 4, 8]), rnd.choice([1, 2, 4, 8])
-    src = {name: random_layout(rnd, src_dev, v.ndim) for name, v in full.items()}
-    dst = {name: random_layout(rnd, dst_dev, v.ndim) for name, v in full.items()}
+    src_dev, dst_dev, src, dst = random_pair(rnd, full)
     while dst["w"][1][1] != -1 and dst["w"][0][len(dst["w"][0]) - 1 - dst["w"][1][1]] > 1:
         dst["w"] = random_layout(rnd, dst_dev, 2)
     work = os.path.join(root, "p%d" % p)

@@ -9,7 +9,7 @@ import tempfile
 
 import numpy as np
 import mindspore as ms
-from _strategy_files import cut, random_layout, write_strategy
+from _strategy_files import cut, error, random_pair, write_strategy
 
 
 rnd = random.Random(2026)
@@ -19,9 +19,7 @@ full = {"w": np.arange(16 * 24, dtype=np.float32).reshape(16, 24) / 7,
 pairs = 50
 exact = 0
 for p in range(pairs):
-    src_dev, dst_dev = rnd.choice([1, 2, 4, 8]), rnd.choice([1, 2, 4, 8])
-    src = {name: random_layout(rnd, src_dev, v.ndim) for name, v in full.items()}
-    dst = {name: random_layout(rnd, dst_dev, v.ndim) for name, v in full.items()}
+    src_dev, dst_dev, src, dst = random_pair(rnd, full)
     work = os.path.join(root, "p%d" % p)
     os.makedirs(work)
     write_strategy(os.path.join(work, "src.ckpt"), src)
@@ -60,14 +58,6 @@ b = ms.load_checkpoint(os.path.join(work, "out", "rank_0", "dst_0.ckpt"))
 print("by rank equals transform_checkpoints:", list(a) == list(b) and all(
     np.array_equal(a[k].asnumpy(), b[k].asnumpy()) for k in a))
 print("no src strategy:", ms.rank_list_for_transform(3, None, dst_file))
-
-
-def error(call):
-    try:
-        call()
-    except Exception as e:  # pylint: disable=broad-except
-        return "%s: %s" % (type(e).__name__, e)
-    return "no error"
 
 
 print(error(lambda: ms.rank_list_for_transform("0", src_file, dst_file)))

@@ -132,13 +132,10 @@ public final class CheckpointReader {
    */
   public String engineType(String name) {
     Located l = located(name);
-    if (l.dtype() != null) {
-      return l.dtype().name();
-    }
     if (l.type() == null || l.type().equals(CheckpointFile.TEXT_TYPE)) {
       return null;
     }
-    return CheckpointParser.dtypeOf(l.type()).name();
+    return tensorType(l).name();
   }
 
   /**
@@ -187,48 +184,25 @@ public final class CheckpointReader {
     if (why != null) {
       throw MsException.valueError("The tensor content of '" + name + "' declares " + why + ".");
     }
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      if (l.dtype() == null && (l.type().equals(CheckpointFile.TEXT_TYPE))) {
+    List<Integer> shape = shape(name);
+    if (l.type().equals(CheckpointFile.TEXT_TYPE)
+        || ReadLimit.byteSize(shape, tensorType(l).itemSize()) != total) {
+      // A text entry, or one the whole-entry checks of a .ckpt value refuse.
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
         return CheckpointParser.entry(name, l.dims(), l.type(), readAll(ch, l, (int) total));
+      } catch (IOException e) {
+        throw new MsException(
+            MsException.Kind.VALUE_ERROR,
+            CheckpointFile.corrupted(file) + "\n" + e.getMessage(),
+            e);
       }
-      DType dtype = l.dtype() != null ? l.dtype() : CheckpointParser.dtypeOf(l.type());
-      Shape shape = new Shape(shape(name));
-      long declared = ReadLimit.byteSize(shape.dims(), dtype.itemSize());
-      boolean whole = true;
-      for (int n : l.lengths()) {
-        whole &= n % dtype.itemSize() == 0;
-      }
-      if (declared != total || !whole) {
-        // Refused (or read) by the whole-entry checks of a .ckpt value.
-        return CheckpointParser.entry(name, l.dims(), l.type(), readAll(ch, l, (int) total));
-      }
-      // The tensor is filled a chunk at a time: its bytes are never held all at once.
-      Tensor t = Tensor.zeros(dtype, shape);
-      int item = dtype.itemSize();
-      ByteBuffer chunk = ByteBuffer.allocate(TensorBytes.CHUNK * item);
-      int element = 0;
-      for (int k = 0; k < l.offsets().length; k++) {
-        long pos = l.offsets()[k];
-        long end = pos + l.lengths()[k];
-        while (pos < end) {
-          chunk.clear().limit((int) Math.min(chunk.capacity(), end - pos));
-          while (chunk.hasRemaining()) {
-            int n = ch.read(chunk, pos + chunk.position());
-            if (n < 0) {
-              throw new IOException("the file ended inside '" + name + "'");
-            }
-          }
-          pos += chunk.limit();
-          chunk.flip();
-          t.putBytes(element, chunk);
-          element += chunk.limit() / item;
-        }
-      }
-      return new CheckpointEntry.OfTensor(name, t);
-    } catch (IOException e) {
-      throw new MsException(
-          MsException.Kind.VALUE_ERROR, CheckpointFile.corrupted(file) + "\n" + e.getMessage(), e);
     }
+    List<Integer> origin = new ArrayList<>(java.util.Collections.nCopies(shape.size(), 0));
+    return new CheckpointEntry.OfTensor(name, readBox(name, origin, shape));
+  }
+
+  private static DType tensorType(Located l) {
+    return l.dtype() != null ? l.dtype() : CheckpointParser.dtypeOf(l.type());
   }
 
   /**
@@ -238,7 +212,10 @@ public final class CheckpointReader {
    */
   public Tensor readBox(String name, List<Integer> begin, List<Integer> end) {
     Located l = located(name);
-    DType dtype = l.dtype() != null ? l.dtype() : CheckpointParser.dtypeOf(l.type());
+    if (l.type() == null) {
+      read(name); // a map tensor: refused there
+    }
+    DType dtype = tensorType(l);
     List<Integer> shape = shape(name);
     int rank = shape.size();
     if (begin.size() != rank || end.size() != rank) {
@@ -276,6 +253,7 @@ public final class CheckpointReader {
       strides[d] = stride;
       stride *= shape.get(d);
     }
+    // The tensor is filled a chunk at a time: its bytes are never held all at once.
     Tensor out = Tensor.zeros(dtype, new Shape(extent));
     if (out.size() == 0) {
       return out;

@@ -62,16 +62,27 @@ _CODES = {"FLOAT16": "f", "BFLOAT16": "f", "FLOAT32": "f", "FLOAT64": "d", "INT8
           "INT16": "h", "INT32": "i", "INT64": "q", "BOOL": "b"}
 
 
-def nested_list(java, dtype, shape):
-    """``Tensor.tolist()`` of the engine tensor ``java``: nested lists of bool/int/float, or the
-    scalar of a 0-d tensor."""
+def bulk_bytes(java, dtype, shape):
+    """``(array.array type code, raw little-endian bytes)`` of the engine tensor ``java``
+    (float16/bfloat16 widened to float32), crossing in one piece; None for small (or empty)
+    tensors, where one call converting the Java list is cheaper than decoding, and for types the
+    bytes cannot be decoded from here."""
     from mindspore._host import host  # pylint: disable=import-outside-toplevel
     code = _CODES.get(dtype)
     if code is None or sys.byteorder != "little" or array.array(code).itemsize * 8 != _bits(code) \
             or math.prod(shape) < _BULK:
-        # Small (or empty) tensors: one call converting the Java list is cheaper than decoding.
+        return None
+    return code, host().tensorBytesLatin1(java).encode("latin-1")
+
+
+def nested_list(java, dtype, shape):
+    """``Tensor.tolist()`` of the engine tensor ``java``: nested lists of bool/int/float, or the
+    scalar of a 0-d tensor."""
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    bulk = bulk_bytes(java, dtype, shape)
+    if bulk is None:
         return host().tensorToList(java)
-    flat = array.array(code, host().tensorBytesLatin1(java).encode("latin-1")).tolist()
+    flat = array.array(*bulk).tolist()
     if dtype == "BOOL":
         flat = list(map(bool, flat))
     if not shape:

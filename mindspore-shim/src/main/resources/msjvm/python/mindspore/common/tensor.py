@@ -6,12 +6,10 @@ rules (floats truncate toward zero). Arithmetic operators run eagerly in the eng
 (``Elementwise``) with MindSpore's result types.
 """
 import numbers
-import sys
 
 from mindspore._host import host, to_python
 from mindspore.common import dtype as mstype
-from mindspore.common import _nested
-from mindspore.common._nested import nested_list, plain_tensor
+from mindspore.common._nested import bulk_bytes, nested_list, plain_tensor
 
 __all__ = ["Tensor"]
 
@@ -202,10 +200,10 @@ class Tensor:
         import numpy as np  # pylint: disable=import-outside-toplevel
         nptype = mstype.dtype_to_nptype(self.dtype)
         engine = self.dtype.engine_name
-        if engine in _nested._CODES and sys.byteorder == "little" and self.size >= _nested._BULK:  # pylint: disable=protected-access
-            raw = host().tensorBytesLatin1(self._java).encode("latin-1")
+        bulk = bulk_bytes(self._java, engine, self.shape)
+        if bulk is not None:
             wide = np.float32 if engine in ("FLOAT16", "BFLOAT16") else nptype
-            return np.frombuffer(raw, dtype=wide).reshape(self.shape).astype(nptype)
+            return np.frombuffer(bulk[1], dtype=wide).reshape(self.shape).astype(nptype)
         return np.array(self.tolist(), dtype=nptype)
 
     def __str__(self):

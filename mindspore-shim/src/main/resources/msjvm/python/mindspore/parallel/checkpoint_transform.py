@@ -414,6 +414,10 @@ class _Source:
         """The box [(begin, end)] per dimension of tensor entry ``name``, only its bytes read."""
         return Tensor._wrap(self._reader.readBox(name, [b for b, _ in box], [e for _, e in box]).java)  # pylint: disable=protected-access
 
+    def itemsize(self, name):
+        """The bytes of one element of entry ``name``."""
+        return self._reader.itemSize(name)
+
     def metadata(self):
         return dict(self._reader.metadata())
 
@@ -432,10 +436,15 @@ def _java_of(value):
     return value if isinstance(value, str) else host().valueOf(value._java).java  # pylint: disable=protected-access
 
 
+def _value_of(outs):
+    """What the streaming writers call for an entry's value: its ``make()``, as the engine takes it."""
+    by_name = {o.name: o for o in outs}
+    return lambda name: _java_of(by_name[name].make())
+
+
 def _write_ckpt(path, outs):
     """A .ckpt of ``outs`` in order, each value made as it is written (one held at a time)."""
-    by_name = {o.name: o for o in outs}
-    host().checkpoints().saveStreaming(path, [o.name for o in outs], lambda name: _java_of(by_name[name].make()))
+    host().checkpoints().saveStreaming(path, [o.name for o in outs], _value_of(outs))
 
 
 def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=True):
@@ -883,11 +892,10 @@ def _write_safetensors(path, outs, meta):
     if os.path.exists(path):
         os.chmod(path, stat.S_IWUSR)
         os.remove(path)
-    by_name = {o.name: o for o in outs}
     keys = list(meta)
     host().checkpoints().saveSafetensorsStreaming(
         path, [o.name for o in outs], [o.dtype.engine_name for o in outs], [list(o.shape) for o in outs],
-        lambda name: _java_of(by_name[name].make()), keys, [meta[k] for k in keys])
+        _value_of(outs), keys, [meta[k] for k in keys])
     os.chmod(path, stat.S_IRUSR)
 
 
@@ -978,7 +986,7 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
     _needed_groups(src, src_devices, None, 1, 1, files)
     shapes, sources = {}, {rank: _Source(path) for rank, path in files.items()}
     for rank, source in sources.items():
-        shapes[rank] = {n: (source.shape(n), source._reader.itemSize(n)) for n in source}  # pylint: disable=protected-access
+        shapes[rank] = {n: (source.shape(n), source.itemsize(n)) for n in source}
         redundancy = source.metadata().get("remove_redundancy")
         if redundancy == "True" and merge_with_redundancy:
             logger.warning("For 'unified_safetensors', the safetensors file is deduplicated, "
@@ -1118,9 +1126,9 @@ def _progress_bar(items):
 def _load_unified(unified_dir, strategy_file, rank_id, name_map):
     """{name: Parameter} of rank ``rank_id`` from ``unified_safetensors``' output in ``unified_dir``:
     each parameter of the strategy's stage for that rank sliced by its layout (all of them, whole,
-    without a strategy file), then the hyper parameters. One part file is in memory at a time."""
+    without a strategy file), then the hyper parameters. Each part file is indexed, and only the
+    rank's slice of each parameter is read from it."""
     import json  # pylint: disable=import-outside-toplevel
-    np = _np()
     listing = os.listdir(unified_dir)
     parts = [f for f in listing if f.endswith(".safetensors")]
     if len(parts) == 1:
@@ -1156,13 +1164,12 @@ def _load_unified(unified_dir, strategy_file, rank_id, name_map):
         stored = (name_map or {}).get(name, name)
         if stored not in cache[file_name]:
             continue
-        whole = cache[file_name].read(stored)
+        source = cache[file_name]
         if layouts is None:
-            sliced[name] = Parameter(whole)
+            sliced[name] = Parameter(source.read(stored))
             continue
-        data = whole.asnumpy()
-        box = layouts[name].box(list(data.shape), rank_id % devices)
-        sliced[name] = Parameter(Tensor(np.ascontiguousarray(data[tuple(slice(b, e) for b, e in box)]), whole.dtype))
+        # Only the rank's slice of the whole parameter is read.
+        sliced[name] = Parameter(source.read_box(stored, layouts[name].box(source.shape(stored), rank_id % devices)))
     params = {name: sliced[name] for name in names if name in sliced}
     if "hyper_param.safetensors" in listing:
         hyper = _Source(os.path.join(unified_dir, "hyper_param.safetensors"))
