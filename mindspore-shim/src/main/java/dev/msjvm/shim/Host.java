@@ -606,6 +606,7 @@ public final class Host {
         throw e;
       }
       tracedCompiles++;
+      lastPlan = plan;
       if (claim.leads()) {
         if (plan.shareable()) {
           claim.publish(new SharedCompile(plan, outputs));
@@ -618,7 +619,18 @@ public final class Host {
 
     /** Lowers the leader's plan for this rank, after {@link #traceHere} said false. */
     public SpmdPartitioner.Result shared() {
+      lastPlan = shared.plan();
       return lower(shared.plan(), variables);
+    }
+
+    private ParallelPlan lastPlan;
+
+    /**
+     * The planned calls' strategies ({@link ParallelPlan#operatorStrategies}), after {@link #plan}
+     * or {@link #shared}: what {@code _cell_graph_executor._get_shard_strategy} returns.
+     */
+    public Map<String, List<List<Integer>>> operatorStrategies() {
+      return lastPlan.operatorStrategies();
     }
 
     /** This rank leads but cannot trace (its trace raised): the others trace on their own. */

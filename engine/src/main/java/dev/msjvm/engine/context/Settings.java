@@ -142,6 +142,9 @@ public final class Settings {
     d.put("simplify_cal", true);
     d.put("triangle_star_strategy_overwrite", true);
     d.put("run_phase", 0L);
+    // One suite of operator infos for a for-loop's body; msjvm traces loops unrolled, so the plan
+    // does not depend on it.
+    d.put("dp_algo_single_loop", true);
     return of(d);
   }
 }

@@ -101,11 +101,12 @@ public final class Autodiff {
       // micro-batch): MindSpore's backward mirrors the forward's placement.
       rt.pushLabels(Runtime.labelsOf(step.attrs()));
       try {
-        Tensor[] inGrads = rule.grad(new Call(rt, step, grads, tracked));
+        Call call = new Call(rt, step, grads, tracked);
+        Tensor[] inGrads = rule.grad(call);
         for (int i = 0; i < step.inputs().length; i++) {
           Object key = step.inputs()[i];
           if (i < inGrads.length && inGrads[i] != null && tracked.containsKey(key)) {
-            accumulate(rt, grads, key, inGrads[i]);
+            accumulate(rt, grads, key, inInputType(rt, inGrads[i], call.in(i)));
           }
         }
       } finally {
@@ -134,6 +135,18 @@ public final class Autodiff {
   /** A constant tensor of {@code t}'s type (zeros): an input that depends on no traced value. */
   private static Tensor constantLike(Tensor t) {
     return Tensor.zeros(t.dtype(), t.shape());
+  }
+
+  /**
+   * A float gradient in its input's float type: an operator that promoted mixed inputs (an Add of
+   * float16 and float32) computed in the wider type, as MindSpore's implicit Cast of the narrower
+   * input does, whose gradient casts back.
+   */
+  private static Tensor inInputType(Runtime rt, Tensor g, Tensor input) {
+    if (g.dtype() == input.dtype() || !g.dtype().isFloat() || !input.dtype().isFloat()) {
+      return g;
+    }
+    return rt.apply("Cast", Attrs.of("dtype", input.dtype().name()), g)[0];
   }
 
   private static void accumulate(Runtime rt, Map<Object, Tensor> grads, Object key, Tensor g) {

@@ -28,6 +28,7 @@ public final class ParallelPlan {
   private final List<TensorLayout> argLayouts;
   private final Map<String, TensorLayout> placed;
   private final List<NodeSharding> shardings;
+  private final Map<Integer, List<List<Integer>>> strategies;
   private final Map<String, TensorLayout> parameterLayouts;
   private final PipelineStages colours;
   private final StrategySearchPass.Result searched;
@@ -45,6 +46,7 @@ public final class ParallelPlan {
     this.argLayouts = argLayouts;
     this.placed = Collections.unmodifiableMap(new LinkedHashMap<>(placed));
     this.shardings = decisions.shardings();
+    this.strategies = decisions.strategies();
     this.parameterLayouts =
         Collections.unmodifiableMap(ParallelCompiler.byName(decisions.variableLayouts()));
     this.colours = colours;
@@ -58,6 +60,29 @@ public final class ParallelPlan {
   /** The strategy search's result (its report, the operator strategies), or null without one. */
   public StrategySearchPass.Result search() {
     return searched;
+  }
+
+  /**
+   * The input strategy of every forward call that has one, keyed as MindSpore's {@code
+   * _cell_graph_executor._get_shard_strategy} keys them: {@code Default/<Prim>-op<k>}, {@code k}
+   * counting that primitive's forward calls in trace order from 0 (MindSpore numbers the nodes of a
+   * primitive in creation order once {@code _reset_op_id} restarted it).
+   */
+  public Map<String, List<List<Integer>>> operatorStrategies() {
+    Map<String, Integer> seen = new java.util.HashMap<>();
+    Map<String, List<List<Integer>>> out = new LinkedHashMap<>();
+    for (int n = 0; n < graph.forwardNodes(); n++) {
+      String op = graph.nodes().get(n).op().name();
+      if (op.equals("Load")) {
+        continue;
+      }
+      int k = seen.merge(op, 1, Integer::sum) - 1;
+      List<List<Integer>> s = strategies.get(n);
+      if (s != null) {
+        out.put("Default/" + op + "-op" + k, s);
+      }
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   /** The layout of every parameter the graph uses, by name. */

@@ -139,6 +139,25 @@ final class ArrayOps {
             .infers(Infer.one((a, in) -> in.get(1).withDtype(in.get(0).dtype())))
             .role(CostRole.PASS_THROUGH)
             .shards(ElementwiseRules.arithmetic())
+            .aliases(0),
+        // AssignAdd: the variable (input 0) increased by the value, in the variable's dtype.
+        new OpDef(
+                "AssignAdd",
+                c -> {
+                  Tensor cur = c.in(0);
+                  Tensor v = dev.msjvm.engine.tensor.Elementwise.binary("Add", cur, c.in(1));
+                  if (v.dtype() != cur.dtype()) {
+                    v = v.astype(cur.dtype());
+                  }
+                  c.var(0).set(v);
+                  return one(v);
+                },
+                GradRule.NONE,
+                true,
+                List.of(0))
+            .infers(Infer.like(0))
+            .role(CostRole.PASS_THROUGH)
+            .shards(ElementwiseRules.arithmetic())
             .aliases(0));
   }
 

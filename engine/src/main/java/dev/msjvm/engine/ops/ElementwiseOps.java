@@ -1,5 +1,8 @@
 package dev.msjvm.engine.ops;
 
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.parallel.rules.ElementwiseRules;
 import dev.msjvm.engine.tensor.Elementwise;
 import dev.msjvm.engine.tensor.Tensor;
@@ -69,11 +72,82 @@ final class ElementwiseOps {
               .role(CostRole.ELEMENTWISE)
               .shards(ElementwiseRules.pointwise()));
     }
+    // AddN: the sum of its inputs (same shape and type, MindSpore's checks), folded in input
+    // order; every input gets the output's gradient.
+    defs.add(
+        OpDef.of(
+                "AddN",
+                c -> {
+                  List<AbstractTensor> types = new ArrayList<>();
+                  for (int i = 0; i < c.arity(); i++) {
+                    types.add(c.in(i).type());
+                  }
+                  addNType(types);
+                  Tensor sum = c.in(0);
+                  for (int i = 1; i < c.arity(); i++) {
+                    sum = Elementwise.binary("Add", sum, c.in(i));
+                  }
+                  return one(c.arity() == 1 ? sum.copy() : sum);
+                },
+                g -> {
+                  Tensor[] grads = new Tensor[g.arity()];
+                  java.util.Arrays.fill(grads, g.dout(0));
+                  return grads;
+                })
+            .infers(Infer.one((a, in) -> addNType(in)))
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.arithmetic()));
+    // LogicalNot: true where the input is false (zero for numbers), as MindSpore's CPU kernel.
+    defs.add(
+        OpDef.of(
+                "LogicalNot",
+                c ->
+                    one(
+                        Tensor.ofDoubles(
+                            DType.BOOL, c.in(0).shape(), i -> c.in(0).getDouble(i) == 0 ? 1 : 0)),
+                GradRule.NONE)
+            .infers(Infer.one((a, in) -> in.get(0).withDtype(DType.BOOL)))
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.pointwise()));
     return defs;
   }
 
   static Tensor[] one(Tensor t) {
     return new Tensor[] {t};
+  }
+
+  /** AddN's output type: its inputs', which must agree (MindSpore 2.10's texts). */
+  private static AbstractTensor addNType(List<AbstractTensor> in) {
+    AbstractTensor first = in.get(0);
+    for (int i = 1; i < in.size(); i++) {
+      if (!in.get(i).shape().equals(first.shape())) {
+        throw MsException.valueError(
+            "For 'AddN', input shape must be same, but got shape of input["
+                + i
+                + "]: "
+                + tuple(in.get(i).shape())
+                + ", shape of input[0]: "
+                + tuple(first.shape())
+                + ".");
+      }
+      if (in.get(i).dtype() != first.dtype()) {
+        throw MsException.typeError("For primitive[AddN], the input type must be same.");
+      }
+    }
+    return first;
+  }
+
+  /** A shape as Python prints a tuple: {@code (2, 3)}, {@code (2,)}. */
+  static String tuple(dev.msjvm.engine.ir.Shape s) {
+    List<Integer> d = s.dims();
+    if (d.size() == 1) {
+      return "(" + d.get(0) + ",)";
+    }
+    StringBuilder b = new StringBuilder("(");
+    for (int i = 0; i < d.size(); i++) {
+      b.append(i == 0 ? "" : ", ").append(d.get(i));
+    }
+    return b.append(")").toString();
   }
 
   private static Tensor scalar(GradRule.Call g, String op, Tensor x, double s, boolean left) {

@@ -8,6 +8,7 @@ import dev.msjvm.engine.parallel.rules.IndexRules;
 import dev.msjvm.engine.parallel.rules.ShapeRules;
 import dev.msjvm.engine.tensor.Indexing;
 import dev.msjvm.engine.tensor.Joining;
+import dev.msjvm.engine.tensor.ShapeOps;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,7 +208,132 @@ final class IndexOps {
                         Indexing.stridedSliceGradType(
                             in.get(0), new Shape(a.ints("shapex")), spec(a))))
             .role(CostRole.GENERAL)
-            .shards(IndexRules.stridedSliceGrad()));
+            .shards(IndexRules.stridedSliceGrad()),
+        // Slice(x, begin, size): StridedSlice with unit strides (the shim passes begin, end and
+        // strides), its kernel, gradient and rule.
+        OpDef.of(
+                "Slice",
+                c -> one(Indexing.stridedSlice(c.in(0), spec(c.attrs()))),
+                g ->
+                    one(
+                        g.op(
+                            "StridedSliceGrad",
+                            g.attrs().with("shapex", g.in(0).shape().dims()),
+                            g.dout(0))))
+            .infers(Infer.one((a, in) -> Indexing.stridedSliceType(in.get(0), spec(a))))
+            .role(CostRole.GENERAL)
+            .shards(IndexRules.stridedSlice()),
+        // Stack: the inputs (one shape and type) joined along a new axis; Unstack splits it off.
+        OpDef.of(
+                "Stack",
+                c -> {
+                  List<dev.msjvm.engine.ir.AbstractTensor> types = new ArrayList<>();
+                  for (int i = 0; i < c.arity(); i++) {
+                    types.add(c.in(i).type());
+                  }
+                  stackType(c.attrs(), types);
+                  int axis = stackAxis(c.attrs(), c.in(0).shape().rank());
+                  List<Tensor> in = new ArrayList<>();
+                  for (int i = 0; i < c.arity(); i++) {
+                    in.add(ShapeOps.expandDims(c.in(i), axis));
+                  }
+                  return one(Joining.concat(in, axis));
+                },
+                g -> {
+                  int axis = stackAxis(g.attrs(), g.in(0).shape().rank());
+                  return g.ops("Unstack", Attrs.of("axis", axis, "num", g.arity()), g.dout(0));
+                })
+            .infers(Infer.one((a, in) -> stackType(a, in)))
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.stack()),
+        OpDef.of(
+                "Unstack",
+                c -> {
+                  int axis = unstackAxis(c.attrs(), c.in(0).shape());
+                  List<Tensor> parts = Joining.split(c.in(0), axis, c.in(0).shape().dim(axis));
+                  Tensor[] out = new Tensor[parts.size()];
+                  for (int i = 0; i < out.length; i++) {
+                    out[i] = ShapeOps.squeeze(parts.get(i), List.of(axis));
+                  }
+                  return out;
+                },
+                g -> {
+                  int axis = unstackAxis(g.attrs(), g.in(0).shape());
+                  Object[] douts = new Object[g.in(0).shape().dim(axis)];
+                  for (int i = 0; i < douts.length; i++) {
+                    douts[i] = g.dout(i);
+                  }
+                  return one(g.op("Stack", Attrs.of("axis", axis), douts));
+                })
+            .infers(
+                (a, in) -> {
+                  Shape x = in.get(0).shape();
+                  int axis = unstackAxis(a, x);
+                  List<Integer> piece = new ArrayList<>(x.dims());
+                  piece.remove(axis);
+                  return java.util.Collections.nCopies(
+                      x.dim(axis), in.get(0).withShape(new Shape(piece)));
+                })
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.unstack()));
+  }
+
+  /** Stack's axis in the output's dims, MindSpore's range check. */
+  private static int stackAxis(Attrs a, int inputRank) {
+    int axis = a.integer("axis", 0);
+    if (axis < -inputRank - 1 || axis > inputRank) {
+      throw dev.msjvm.engine.MsException.valueError(
+          "For primitive[Stack], the Stack axis must be in ["
+              + (-inputRank - 1)
+              + ","
+              + inputRank
+              + "], but got "
+              + axis
+              + ".");
+    }
+    return axis < 0 ? axis + inputRank + 1 : axis;
+  }
+
+  private static dev.msjvm.engine.ir.AbstractTensor stackType(
+      Attrs a, List<dev.msjvm.engine.ir.AbstractTensor> in) {
+    Shape first = in.get(0).shape();
+    for (var t : in) {
+      if (!t.shape().equals(first)) {
+        throw dev.msjvm.engine.MsException.valueError(
+            "All input shape must be the same! [const vector]"
+                + braces(t.shape())
+                + " And [const vector]"
+                + braces(first));
+      }
+      if (t.dtype() != in.get(0).dtype()) {
+        throw dev.msjvm.engine.MsException.typeError(
+            "For primitive[Stack], the input type must be same.");
+      }
+    }
+    List<Integer> dims = new ArrayList<>(first.dims());
+    dims.add(stackAxis(a, first.rank()), in.size());
+    return in.get(0).withShape(new Shape(dims));
+  }
+
+  private static String braces(Shape s) {
+    return s.dims().toString().replace('[', '{').replace(']', '}');
+  }
+
+  /** Unstack's axis, with the range error MindSpore's kernel gives. */
+  private static int unstackAxis(Attrs a, Shape x) {
+    int axis = a.integer("axis", 0);
+    int rank = x.rank();
+    if (axis < -rank || axis >= rank) {
+      throw dev.msjvm.engine.MsException.valueError(
+          "Dimension out of range (expected to be in range of ["
+              + -rank
+              + ", "
+              + rank
+              + "), but got "
+              + axis
+              + ")");
+    }
+    return axis < 0 ? axis + rank : axis;
   }
 
   private static Tensor[] concatGrad(GradRule.Call g) {

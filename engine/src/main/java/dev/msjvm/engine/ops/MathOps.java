@@ -3,6 +3,7 @@ package dev.msjvm.engine.ops;
 import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
 import dev.msjvm.engine.ir.AbstractTensor;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.parallel.rules.ElementwiseRules;
 import dev.msjvm.engine.parallel.rules.MatrixRules;
@@ -113,6 +114,74 @@ final class MathOps {
     defs.add(activationGrad("ReluGrad", 0, 0));
     defs.add(activationGrad("SigmoidGrad", 1, 1));
     defs.add(activationGrad("TanhGrad", 2, 1));
+    // ReduceAll / ReduceAny: whether every / any element along the axes is true (non-zero); the
+    // partial result of a split reduced dim is the ranks' MIN / MAX (MindSpore's ReduceAllInfo and
+    // ReduceAnyInfo all-reduce a cast to int).
+    for (boolean all : new boolean[] {true, false}) {
+      String name = all ? "ReduceAll" : "ReduceAny";
+      Reductions.Op op = all ? Reductions.Op.MIN : Reductions.Op.MAX;
+      defs.add(
+          OpDef.of(
+                  name,
+                  c ->
+                      one(
+                          Reductions.reduce(
+                                  op,
+                                  name,
+                                  truth(c.in(0)),
+                                  c.attrs().ints("axis"),
+                                  c.attrs().bool("keep_dims", false))
+                              .astype(DType.BOOL)),
+                  GradRule.NONE)
+              .infers(
+                  Infer.one(
+                      (a, in) ->
+                          Reductions.reduceType(
+                                  Reductions.Op.SUM,
+                                  name,
+                                  in.get(0).withDtype(DType.FLOAT32),
+                                  a.ints("axis"),
+                                  a.bool("keep_dims", false))
+                              .withDtype(DType.BOOL)))
+              .role(CostRole.GENERAL)
+              .shards(ReductionRules.reduce(all ? PartialOp.MIN : PartialOp.MAX)));
+    }
+    // Argmax: the index of the first maximum along axis, as output_type (Int32 or Int64).
+    defs.add(
+        OpDef.of(
+                "Argmax",
+                c -> {
+                  AbstractTensor t = argmaxType(c.attrs(), c.in(0).type());
+                  Tensor x = c.in(0);
+                  int axis = Math.floorMod(c.attrs().integer("axis", -1), x.shape().rank());
+                  int n = x.shape().dim(axis);
+                  int inner = 1;
+                  for (int d = axis + 1; d < x.shape().rank(); d++) {
+                    inner *= x.shape().dim(d);
+                  }
+                  int in = inner;
+                  return one(
+                      Tensor.ofDoubles(
+                          t.dtype(),
+                          t.shape(),
+                          o -> {
+                            int base = (o / in) * n * in + o % in;
+                            int best = 0;
+                            double max = x.getDouble(base);
+                            for (int k = 1; k < n; k++) {
+                              double v = x.getDouble(base + k * in);
+                              if (v > max) {
+                                max = v;
+                                best = k;
+                              }
+                            }
+                            return best;
+                          }));
+                },
+                GradRule.NONE)
+            .infers(Infer.one((a, in) -> argmaxType(a, in.get(0))))
+            .role(CostRole.GENERAL)
+            .shards(ReductionRules.argReduce("Argmax")));
     return defs;
   }
 
@@ -215,6 +284,33 @@ final class MathOps {
 
   private static Tensor mm(GradRule.Call g, Tensor a, Tensor b, boolean ta, boolean tb) {
     return g.op("MatMul", Attrs.of("transpose_a", ta, "transpose_b", tb), a, b);
+  }
+
+  /** 1.0 where {@code x} is non-zero (true), 0.0 elsewhere, as float32. */
+  private static Tensor truth(Tensor x) {
+    return Tensor.ofDoubles(DType.FLOAT32, x.shape(), i -> x.getDouble(i) != 0 ? 1 : 0);
+  }
+
+  /** Argmax's output: the input less {@code axis}, in {@code output_type}. */
+  private static AbstractTensor argmaxType(Attrs a, AbstractTensor x) {
+    int rank = x.shape().rank();
+    int axis = a.integer("axis", -1);
+    if (axis < -Math.max(rank, 1) || axis >= Math.max(rank, 1)) {
+      throw dev.msjvm.engine.MsException.valueError(
+          "For primitive[Argmax], the axis must be in ["
+              + -Math.max(rank, 1)
+              + ","
+              + Math.max(rank, 1)
+              + "), but got "
+              + axis
+              + ".");
+    }
+    List<Integer> dims = new ArrayList<>(x.shape().dims());
+    if (rank > 0) {
+      dims.remove(Math.floorMod(axis, rank));
+    }
+    return new AbstractTensor(
+        new Shape(dims), DType.valueOf(a.has("output_type") ? a.string("output_type") : "INT32"));
   }
 
   private static Tensor[] reduceGrad(Reductions.Op r, GradRule.Call g) {

@@ -16,6 +16,7 @@ import dev.msjvm.engine.tensor.NnActivations;
 import dev.msjvm.engine.tensor.NnLosses;
 import dev.msjvm.engine.tensor.Normalization;
 import dev.msjvm.engine.tensor.Pooling;
+import dev.msjvm.engine.tensor.Resize;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -40,6 +41,11 @@ final class NnOps {
       case 2 -> new int[] {v.get(0), v.get(1)};
       default -> new int[] {v.get(v.size() - 2), v.get(v.size() - 1)};
     };
+  }
+
+  /** ResizeBilinearV2's {@code size} as {@code (h, w)}. */
+  private static int[] sizeAttr(Attrs a) {
+    return a.ints("size").stream().mapToInt(Integer::intValue).toArray();
   }
 
   static int[] pad4(Attrs a) {
@@ -192,6 +198,92 @@ final class NnOps {
 
   static List<OpDef> defs() {
     List<OpDef> defs = new java.util.ArrayList<>(layerDefs());
+    defs.add(
+        OpDef.of(
+                "MaxPoolWithArgmax",
+                c ->
+                    Pooling.maxPoolWithArgmax(
+                        c.in(0),
+                        hw(c.attrs(), "kernel_size"),
+                        hw(c.attrs(), "strides"),
+                        padMode(c.attrs())),
+                g -> one(g.op("MaxPoolGradWithArgmax", g.attrs(), g.in(0), g.dout(0), g.out(1))))
+            .infers(
+                (a, in) ->
+                    Pooling.maxPoolWithArgmaxType(
+                        in.get(0), hw(a, "kernel_size"), hw(a, "strides"), padMode(a)))
+            .role(CostRole.GENERAL)
+            .shards(NnRules.poolingWithArgmax()));
+    defs.add(
+        OpDef.of(
+                "MaxPoolGradWithArgmax",
+                c ->
+                    one(
+                        Pooling.maxPoolGradWithArgmax(
+                            c.in(0),
+                            c.in(1),
+                            c.in(2),
+                            hw(c.attrs(), "kernel_size"),
+                            hw(c.attrs(), "strides"),
+                            padMode(c.attrs()))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Pooling.poolGradType(
+                            "MaxPoolGradWithArgmax",
+                            in.get(0),
+                            in.get(1),
+                            hw(a, "kernel_size"),
+                            hw(a, "strides"),
+                            padMode(a))))
+            .role(CostRole.GENERAL)
+            .shards(NnRules.poolingGradWithArgmax()));
+    defs.add(
+        OpDef.of(
+                "ResizeBilinearV2",
+                c ->
+                    one(
+                        Resize.resizeBilinear(
+                            c.in(0),
+                            sizeAttr(c.attrs()),
+                            c.attrs().bool("align_corners", false),
+                            c.attrs().bool("half_pixel_centers", false))),
+                g ->
+                    one(
+                        g.op(
+                            "ResizeBilinearGrad",
+                            Attrs.of(
+                                "align_corners",
+                                g.attrs().bool("align_corners", false),
+                                "half_pixel_centers",
+                                g.attrs().bool("half_pixel_centers", false)),
+                            g.dout(0),
+                            g.in(0))))
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Resize.resizeBilinearType(
+                            in.get(0),
+                            sizeAttr(a),
+                            a.bool("align_corners", false),
+                            a.bool("half_pixel_centers", false))))
+            .role(CostRole.GENERAL)
+            .shards(NnRules.resize(false)));
+    defs.add(
+        OpDef.of(
+                "ResizeBilinearGrad",
+                c ->
+                    one(
+                        Resize.resizeBilinearGrad(
+                            c.in(0),
+                            c.in(1),
+                            c.attrs().bool("align_corners", false),
+                            c.attrs().bool("half_pixel_centers", false))),
+                GradRule.UNDEFINED)
+            .infers(Infer.one((a, in) -> Resize.resizeBilinearGradType(in.get(0), in.get(1))))
+            .role(CostRole.GENERAL)
+            .shards(NnRules.resize(true)));
     defs.addAll(pooling("MaxPool", Pooling::maxPool, Pooling::maxPoolGrad));
     defs.addAll(pooling("AvgPool", Pooling::avgPool, Pooling::avgPoolGrad));
     return defs;

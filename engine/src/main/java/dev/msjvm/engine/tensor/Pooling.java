@@ -2,6 +2,7 @@ package dev.msjvm.engine.tensor;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.AbstractTensor;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import java.util.Locale;
 
@@ -102,6 +103,88 @@ public final class Pooling {
       dx.setDouble(i, acc[i]);
     }
     return dx;
+  }
+
+  /**
+   * {@code MaxPoolWithArgmax(x)}: MaxPool's output and, per output element, where its maximum is
+   * (int32: {@code (c * H + y) * W + x} within its sample, as MindSpore's CPU and GPU kernels give
+   * it; the first maximum in row-major order wins).
+   */
+  public static Tensor[] maxPoolWithArgmax(Tensor x, int[] kernel, int[] strides, String padMode) {
+    Window g = window("MaxPoolWithArgmax", x.type(), kernel, strides, padMode);
+    Shape outShape = Shape.of(g.n, g.c, g.oh, g.ow);
+    Tensor out = Tensor.zeros(x.dtype(), outShape);
+    Tensor arg = Tensor.zeros(DType.INT32, outShape);
+    int plane = g.c * g.h * g.w;
+    for (int nc = 0; nc < g.n * g.c; nc++) {
+      for (int oy = 0; oy < g.oh; oy++) {
+        for (int ox = 0; ox < g.ow; ox++) {
+          int best = windowArgmax(x, g, nc, oy, ox);
+          int o = (nc * g.oh + oy) * g.ow + ox;
+          out.setDouble(o, best < 0 ? Double.NEGATIVE_INFINITY : x.getDouble(best));
+          arg.setLong(o, best < 0 ? 0 : best % plane);
+        }
+      }
+    }
+    return new Tensor[] {out, arg};
+  }
+
+  /**
+   * {@code MaxPoolGradWithArgmax(x, dy, argmax)}: each output gradient added at the input element
+   * its argmax names (within its sample).
+   */
+  public static Tensor maxPoolGradWithArgmax(
+      Tensor x, Tensor dy, Tensor argmax, int[] kernel, int[] strides, String padMode) {
+    AbstractTensor dyType =
+        poolGradType("MaxPoolGradWithArgmax", x.type(), dy.type(), kernel, strides, padMode);
+    KernelSupport.requireShape("MaxPoolGradWithArgmax", "argmax", argmax.shape(), dy.shape());
+    int[] dims = x.shape().toArray();
+    int plane = dims[1] * dims[2] * dims[3];
+    int perSample = dy.size() / Math.max(1, dims[0]);
+    double[] acc = new double[x.size()];
+    for (int o = 0; o < dy.size(); o++) {
+      long at = argmax.getLong(o);
+      if (at < 0 || at >= plane) {
+        throw MsException.valueError(
+            "For 'MaxPoolGradWithArgmax', the argmax "
+                + at
+                + " is out of range [0, "
+                + plane
+                + ").");
+      }
+      acc[(o / perSample) * plane + (int) at] += dy.getDouble(o);
+    }
+    Tensor dx = Tensor.zeros(dyType.dtype(), x.shape());
+    for (int i = 0; i < acc.length; i++) {
+      dx.setDouble(i, acc[i]);
+    }
+    return dx;
+  }
+
+  /** The types {@link #maxPoolWithArgmax} gives; reads no values. */
+  public static java.util.List<AbstractTensor> maxPoolWithArgmaxType(
+      AbstractTensor x, int[] kernel, int[] strides, String padMode) {
+    AbstractTensor out = poolType("MaxPoolWithArgmax", x, kernel, strides, padMode);
+    return java.util.List.of(out, out.withDtype(DType.INT32));
+  }
+
+  /** The flat index of the first maximum of one window, or -1 for an empty window. */
+  private static int windowArgmax(Tensor x, Window g, int nc, int oy, int ox) {
+    int best = -1;
+    double max = Double.NEGATIVE_INFINITY;
+    for (int y = oy * g.s[0] - g.p[0], ky = 0; ky < g.k[0]; y++, ky++) {
+      for (int xx = ox * g.s[1] - g.p[1], kx = 0; kx < g.k[1]; xx++, kx++) {
+        if (y >= 0 && y < g.h && xx >= 0 && xx < g.w) {
+          int i = (nc * g.h + y) * g.w + xx;
+          double v = x.getDouble(i);
+          if (best < 0 || v > max) {
+            best = i;
+            max = v;
+          }
+        }
+      }
+    }
+    return best;
   }
 
   private static Tensor pool(

@@ -135,7 +135,14 @@ def _micro_batch(i):
 
 
 def call(cell, args):
-    """Runs ``cell(*args)`` in GRAPH_MODE."""
+    """Runs ``cell(*args)`` in GRAPH_MODE (as a dry run in MindSpore's UT setting: see
+    ``parallel._utils._compile_world``)."""
+    from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
+    with _utils._compile_world(execution=True):  # pylint: disable=protected-access
+        return _call(cell, args)
+
+
+def _call(cell, args):
     h = host()
     tensor = _tensor_cls()
     key = _signature(args, cell.training)
@@ -152,7 +159,7 @@ def call(cell, args):
     wrapper = _auto_parallel_in(cell)
     if wrapper is not None and not wrapper.__dict__.get("_compiling"):
         with _compiling(wrapper):
-            return call(cell, args)
+            return _call(cell, args)
     if _partitioned():
         return _compile_partitioned(cell, args, key, cache)
     return _trace(cell, args, key, cache, on_shapes=False)
@@ -215,10 +222,12 @@ def compile_only(cell, args):
     if wrapper is not None and not wrapper.__dict__.get("_compiling"):
         with _compiling(wrapper):
             return compile_only(cell, args)
-    if _partitioned():
-        _plan_partitioned(cell, args, key, cache)
-    else:
-        _trace(cell, args, key, cache, on_shapes=True)
+    from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
+    with _utils._compile_world():  # pylint: disable=protected-access
+        if _partitioned():
+            _plan_partitioned(cell, args, key, cache)
+        else:
+            _trace(cell, args, key, cache, on_shapes=True)
     return True
 
 
@@ -363,6 +372,9 @@ def _plan_held(cell, specs, global_args, params, deferred, key, cache, held):
         plan = compiling.shared()
         template = ast.literal_eval(str(compiling.outputs()))
     local = plan.graph().java
+    cell.__dict__["_msjvm_shard_strategies"] = {
+        str(name): [[int(v) for v in s] for s in strategy]
+        for name, strategy in compiling.operatorStrategies().items()}
     _save_plan(cell, plan)
     if os.environ.get("MSJVM_PLAN_ONLY") and os.environ.get("MS_SIMULATION_LEVEL", "").strip() in ("", "0"):
         # A plan without a simulated step: the plan report is written, nothing is trained.

@@ -22,6 +22,13 @@ class _CellGraphExecutor:
         return f"{phase}.{id(obj)}", compiled
 
 
+    def _get_shard_strategy(self, obj):
+        """The input strategy of every operator of ``obj``'s latest semi_auto/auto_parallel compile,
+        keyed ``Default/<Primitive>-op<k>`` (``k`` counting that primitive's calls from 0); ``{}``
+        before a parallel compile."""
+        return dict(obj.__dict__.get("_msjvm_shard_strategies", {}))
+
+
 _cell_graph_executor = _CellGraphExecutor()
 
 

@@ -197,3 +197,4 @@ class Parameter(Tensor):
 
     def __repr__(self):
         return self.__str__()
+from mindspore.common._parameter_tuple import ParameterTuple  # noqa: E402,F401  (MindSpore defines it in this module)

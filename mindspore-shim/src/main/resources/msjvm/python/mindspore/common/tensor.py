@@ -78,6 +78,9 @@ class Tensor:
                 raise TypeError(f"For 'Tensor', the type of 'input_data' should be one of '{_SUPPORTED_INPUT}', "
                                 f"but got type 'NoneType'.")
             shape = [shape] if isinstance(shape, int) else list(shape)
+            if any(d is None or d == -1 for d in shape):
+                raise NotImplementedError(f"For 'Tensor', a dynamic shape {shape} (a None or -1 dimension, "
+                                          f"for set_inputs) is not supported by msjvm yet.")
             self._java = host().tensorZeros((dtype or mstype.float32).engine_name, shape).java
             return
         if isinstance(input_data, Tensor):

@@ -88,11 +88,17 @@ def _comm():
     return session().comm()
 
 
+def _joined():
+    """Whether this rank joined a communicator: ``init()`` ran. MindSpore's own tests set
+    ``GlobalComm.INITED`` by hand without one; the helpers then answer as before ``init()``."""
+    return GlobalComm.INITED and session().commInited()
+
+
 @check_parameter_available
 def _get_rank_helper(group):
     if _is_role_sched():
         return 0
-    if not GlobalComm.INITED:
+    if not _joined():
         logger.info("You are invoking this interface without calling `init` method."
                     "Return 'RANK_ID' env value instead. If 'RANK_ID' is not set, return 0 as default value.")
         return int(os.getenv("RANK_ID", "0"))
@@ -103,7 +109,7 @@ def _get_rank_helper(group):
 def _get_local_rank_helper(group):
     if _is_role_sched():
         return 0
-    if not GlobalComm.INITED:
+    if not _joined():
         return int(os.getenv("LOCAL_RANK", "0"))
     return session().localRank(group)
 
@@ -112,7 +118,7 @@ def _get_local_rank_helper(group):
 def _get_size_helper(group):
     if _is_role_sched():
         return 1
-    if not GlobalComm.INITED:
+    if not _joined():
         logger.info("You are invoking this interface without calling `init` method."
                     "Return 'RANK_SIZE' env value instead. If 'RANK_SIZE' is not set, return 1 as default value.")
         return int(os.getenv("RANK_SIZE", "1"))
@@ -123,7 +129,7 @@ def _get_size_helper(group):
 def _get_local_size_helper(group):
     if _is_role_sched():
         return 1
-    if not GlobalComm.INITED:
+    if not _joined():
         return int(os.getenv("LOCAL_RANK_SIZE", "1"))
     return session().localGroupSize(group)
 

@@ -337,6 +337,29 @@ class Cell:
         object.__setattr__(self, "_in_strategy", sharded.in_strategy)
         object.__setattr__(self, "_out_strategy", sharded.out_strategy)
 
+    def add_flags(self, **flags):
+        """Sets each flag as an attribute of this cell (kept in ``get_flags()``); ``fp16``/``bf16``/
+        ``fp32`` set to True run this cell in that type, as ``to_float`` does for one cell."""
+        self.__dict__.setdefault("_func_graph_flags", {}).update(flags)
+        for key, value in flags.items():
+            object.__setattr__(self, key, value)
+        for flag, dtype in (("fp16", mstype.float16), ("bf16", mstype.bfloat16), ("fp32", mstype.float32)):
+            if flags.get(flag) is True:
+                object.__setattr__(self, "_float_dtype", dtype)
+                STRUCTURE_VERSION[0] += 1
+        return self
+
+    def add_flags_recursive(self, **flags):
+        """``add_flags`` on this cell and every cell below it."""
+        self.add_flags(**flags)
+        for cell in self.cells():
+            cell.add_flags_recursive(**flags)
+        return self
+
+    def get_flags(self):
+        """The flags ``add_flags`` set."""
+        return dict(self.__dict__.get("_func_graph_flags", {}))
+
     def to_float(self, dst_type):
         """Runs this cell and its sub-cells in ``dst_type`` (float16/bfloat16/float32): their
         floating-point inputs and parameters are cast on the way in (the parameters themselves keep

@@ -14,6 +14,9 @@ from mindspore.ops.operations import Erf
 from mindspore.ops.function import (  # noqa: E402,A004
     erf, shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, split, gather, one_hot, tile, strided_slice, bias_add, bmm, batch_matmul, gelu, dropout, conv2d, max_pool2d, avg_pool2d, l1_loss, mse_loss, cross_entropy, nll_loss, binary_cross_entropy_with_logits)
 from mindspore.ops.operations import (  # noqa: E402
+    AddN, ApplyMomentum, Argmax, AssignAdd, Conj, Conv2DBackpropInput, DType, Eye, Fill, FillV2, InvertPermutation,
+    LogicalNot, MaxPoolWithArgmax, Ones, Partial, ReduceAll, ReduceAny, ResizeBilinearV2, ScalarSummary, Slice, Stack,
+    TensorAdd, Unstack, Zeros,
     Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat, Conv2D, Dropout, Gather, GeLU, LayerNorm, MaxPool, OneHot, RealDiv, Select, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient, StridedSlice, Tile, Shape)
 
 __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive", "PrimitiveWithInfer", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
@@ -22,6 +25,9 @@ __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "Broadcast", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
            "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean",
            "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape",
+           "AddN", "ApplyMomentum", "Argmax", "AssignAdd", "Conj", "Conv2DBackpropInput", "DType", "Eye", "Fill",
+           "FillV2", "InvertPermutation", "LogicalNot", "MaxPoolWithArgmax", "Ones", "Partial", "ReduceAll", "ReduceAny", "ResizeBilinearV2", "ScalarSummary",
+           "Slice", "Stack", "TensorAdd", "Unstack", "Zeros",
            "Print", "Depend", "print_", "depend", "erf", "Erf"]
 
 

@@ -100,12 +100,12 @@ class _AutoParallelContext:
                             "must be bool, but got the type : {}.".format(type(auto_pipeline)))
         self._handle.set("auto_pipeline", auto_pipeline)
 
-    def set_pipeline_result_broadcast(self, value):
-        if not isinstance(value, bool):
+    def set_pipeline_result_broadcast(self, pipeline_result_broadcast):
+        if not isinstance(pipeline_result_broadcast, bool):
             raise TypeError("For 'set_auto_parallel_context().set_pipeline_result_broadcast', the argument "
                             "'pipeline_result_broadcast' must be bool, but got the type : {}."
-                            .format(type(value)))
-        self._handle.set("pipeline_result_broadcast", value)
+                            .format(type(pipeline_result_broadcast)))
+        self._handle.set("pipeline_result_broadcast", pipeline_result_broadcast)
 
     def set_parallel_mode(self, parallel_mode):
         # MindSpore's source also has a PyNative-mode restriction here, but MindSpore 2.10 never
@@ -144,33 +144,33 @@ class _AutoParallelContext:
     def set_parameter_broadcast(self, parameter_broadcast):
         self._handle.set("parameter_broadcast", parameter_broadcast)
 
-    def set_strategy_ckpt_load_file(self, path):
-        self._handle.set("strategy_ckpt_load_file", path)
+    def set_strategy_ckpt_load_file(self, strategy_ckpt_load_file):
+        self._handle.set("strategy_ckpt_load_file", strategy_ckpt_load_file)
 
-    def set_strategy_ckpt_save_file(self, path):
-        _make_parent_dir(path)
-        self._handle.set("strategy_ckpt_save_file", path)
+    def set_strategy_ckpt_save_file(self, strategy_ckpt_save_file):
+        _make_parent_dir(strategy_ckpt_save_file)
+        self._handle.set("strategy_ckpt_save_file", strategy_ckpt_save_file)
 
-    def set_group_ckpt_save_file(self, path):
-        _make_parent_dir(path)
-        self._handle.set("group_ckpt_save_file", path)
+    def set_group_ckpt_save_file(self, group_ckpt_save_file):
+        _make_parent_dir(group_ckpt_save_file)
+        self._handle.set("group_ckpt_save_file", group_ckpt_save_file)
 
     def set_full_batch(self, full_batch):
         self._handle.set("full_batch", full_batch)
 
-    def set_enable_parallel_optimizer(self, value):
-        if not isinstance(value, bool):
+    def set_enable_parallel_optimizer(self, enable_parallel_optimizer):
+        if not isinstance(enable_parallel_optimizer, bool):
             raise TypeError("For 'set_auto_parallel_context', "
                             "the argument 'enable_parallel_optimizer' must be bool, but got the type : {}."
-                            .format(type(value)))
-        self._handle.set("enable_parallel_optimizer", value)
+                            .format(type(enable_parallel_optimizer)))
+        self._handle.set("enable_parallel_optimizer", enable_parallel_optimizer)
 
-    def set_force_fp32_communication(self, value):
-        if not isinstance(value, bool):
+    def set_force_fp32_communication(self, force_fp32_communication):
+        if not isinstance(force_fp32_communication, bool):
             raise TypeError("For 'set_auto_parallel_context', "
                             "the argument 'force_fp32_communication' must be bool, but got the type : {}."
-                            .format(type(value)))
-        self._handle.set("force_fp32_communication", value)
+                            .format(type(force_fp32_communication)))
+        self._handle.set("force_fp32_communication", force_fp32_communication)
 
     def set_enable_alltoall(self, enable_a2a):
         if not isinstance(enable_a2a, bool):
@@ -178,53 +178,53 @@ class _AutoParallelContext:
                             "must be bool, but got the type : {}.".format(type(enable_a2a)))
         self._handle.set("enable_alltoall", enable_a2a)
 
-    def set_grad_accumulation_step(self, step):
-        if step > 1:
+    def set_grad_accumulation_step(self, grad_accumulation_step):
+        if grad_accumulation_step > 1:
             raise ValueError("The interface is deprecated. To use gradient accumulation, "
                              "please use GradAccumulationCell in mindspore.nn.wrap.cell_wrapper.")
-        Validator.check_positive_int(step, prim_name="grad_accumulation_step")
-        self._handle.set("grad_accumulation_step", step)
+        Validator.check_positive_int(grad_accumulation_step, prim_name="grad_accumulation_step")
+        self._handle.set("grad_accumulation_step", grad_accumulation_step)
 
-    def set_communi_parallel_mode(self, mode):
-        if not isinstance(mode, str):
+    def set_communi_parallel_mode(self, communi_parallel_mode):
+        if not isinstance(communi_parallel_mode, str):
             raise TypeError("For 'set_auto_parallel_context().set_communi_parallel_mode', "
                             "the argument 'communi_parallel_mode' must be str, but got the type : {}."
-                            .format(type(mode)))
-        if not self._handle.setCommuniParallelMode(mode):
+                            .format(type(communi_parallel_mode)))
+        if not self._handle.setCommuniParallelMode(communi_parallel_mode):
             raise ValueError("For 'set_auto_parallel_context().set_communi_parallel_mode', "
                              "the argument 'communi_parallel_mode' only support 'ALL_GROUP_PARALLEL', "
                              "'SAME_SEVER_GROUP_PARALLEL' and 'NO_GROUP_PARALLEL', "
-                             "but got the value : {}.".format(mode))
+                             "but got the value : {}.".format(communi_parallel_mode))
 
-    def set_optimizer_weight_shard_size(self, size):
-        if not isinstance(size, int) or isinstance(size, bool):
+    def set_optimizer_weight_shard_size(self, optimizer_weight_shard_size):
+        if not isinstance(optimizer_weight_shard_size, int) or isinstance(optimizer_weight_shard_size, bool):
             raise TypeError(f"The type of optimizer_weight_shard_size must be int, \
-                but got {type(size)}.")
-        if size <= 1:
+                but got {type(optimizer_weight_shard_size)}.")
+        if optimizer_weight_shard_size <= 1:
             logger.warning("The setting 'optimizer_weight_shard_size' is invalid. "
                            "Please use the integer larger than 1.")
             return
-        self._handle.set("optimizer_weight_shard_size", size)
+        self._handle.set("optimizer_weight_shard_size", optimizer_weight_shard_size)
 
-    def set_optimizer_weight_shard_aggregated_save(self, value):
-        if not isinstance(value, bool):
+    def set_optimizer_weight_shard_aggregated_save(self, optimizer_weight_shard_aggregated_save):
+        if not isinstance(optimizer_weight_shard_aggregated_save, bool):
             raise TypeError('optimizer_weight_shard_aggregated_save is invalid type')
-        self._handle.set("optimizer_weight_shard_aggregated_save", value)
+        self._handle.set("optimizer_weight_shard_aggregated_save", optimizer_weight_shard_aggregated_save)
 
-    def set_dump_local_norm(self, value):
-        self._handle.set("dump_local_norm", value)
+    def set_dump_local_norm(self, dump_local_norm):
+        self._handle.set("dump_local_norm", dump_local_norm)
 
-    def set_dump_local_norm_path(self, value):
-        self._handle.set("dump_local_norm_path", value)
+    def set_dump_local_norm_path(self, dump_local_norm_path):
+        self._handle.set("dump_local_norm_path", dump_local_norm_path)
 
-    def set_dump_device_local_norm(self, value):
-        self._handle.set("dump_device_local_norm", value)
+    def set_dump_device_local_norm(self, dump_device_local_norm):
+        self._handle.set("dump_device_local_norm", dump_device_local_norm)
 
-    def set_auto_parallel_new_interface(self, value):
-        self._handle.set("auto_parallel_new_interface", value)
+    def set_auto_parallel_new_interface(self, auto_parallel_new_interface):
+        self._handle.set("auto_parallel_new_interface", auto_parallel_new_interface)
 
-    def set_init_param_in_compile(self, value):
-        self._handle.set("init_param_in_compile", value)
+    def set_init_param_in_compile(self, init_param_in_compile):
+        self._handle.set("init_param_in_compile", init_param_in_compile)
 
     # --- structured values --------------------------------------------------------------------
 
@@ -273,22 +273,22 @@ class _AutoParallelContext:
     def get_full_batch(self):
         return self._handle.get("full_batch")
 
-    def set_strategy_ckpt_config(self, config):
-        if not isinstance(config, dict):
+    def set_strategy_ckpt_config(self, strategy_ckpt_config):
+        if not isinstance(strategy_ckpt_config, dict):
             raise TypeError("For 'set_auto_parallel_context', the argument 'strategy_ckpt_config' "
-                            "must be dict, but got the type : {}.".format(type(config)))
-        for name in config:
+                            "must be dict, but got the type : {}.".format(type(strategy_ckpt_config)))
+        for name in strategy_ckpt_config:
             if name not in ["load_file", "save_file", "only_trainable_params"]:
                 raise ValueError("Unknown config: {}".format([name]))
         for name, key in (("load_file", "strategy_ckpt_load_file"), ("save_file", "strategy_ckpt_save_file")):
-            if name in config:
-                value = config.get(name)
+            if name in strategy_ckpt_config:
+                value = strategy_ckpt_config.get(name)
                 if not isinstance(value, str):
                     raise TypeError("For 'set_auto_parallel_context().set_strategy_ckpt_config', "
                                     f"the argument '{name}' must be str, but got the type : {type(value)} .")
                 self._handle.set(key, value)
-        if "only_trainable_params" in config:
-            value = config.get("only_trainable_params")
+        if "only_trainable_params" in strategy_ckpt_config:
+            value = strategy_ckpt_config.get("only_trainable_params")
             if not isinstance(value, bool):
                 raise TypeError("For 'set_auto_parallel_context().set_strategy_ckpt_config', "
                                 "the argument 'only_trainable_params' must be bool,"
@@ -300,44 +300,44 @@ class _AutoParallelContext:
                 "save_file": self._handle.get("strategy_ckpt_save_file"),
                 "only_trainable_params": self._handle.get("stra_file_only_trainable_params")}
 
-    def set_pipeline_config(self, config):
-        if not isinstance(config, dict):
+    def set_pipeline_config(self, pipeline_config):
+        if not isinstance(pipeline_config, dict):
             raise TypeError("For 'set_pipeline_config', the argument 'pipeine_config' "
-                            "must be dict, but got the type : {}.".format(type(config)))
-        for name in config:
+                            "must be dict, but got the type : {}.".format(type(pipeline_config)))
+        for name in pipeline_config:
             if name not in ["pipeline_interleave", "pipeline_scheduler"]:
                 raise ValueError("Unknown config: {}".format([name]))
-        Validator.check_bool(config["pipeline_interleave"], "pipeline_interleave", "pipeline_interleave")
-        self._handle.set("pipeline_interleave", config["pipeline_interleave"])
-        Validator.check_string(config["pipeline_scheduler"], _PIPELINE_SCHEDULERS)
-        scheduler = config["pipeline_scheduler"]
-        if not config["pipeline_interleave"] and scheduler != "1f1b":
+        Validator.check_bool(pipeline_config["pipeline_interleave"], "pipeline_interleave", "pipeline_interleave")
+        self._handle.set("pipeline_interleave", pipeline_config["pipeline_interleave"])
+        Validator.check_string(pipeline_config["pipeline_scheduler"], _PIPELINE_SCHEDULERS)
+        scheduler = pipeline_config["pipeline_scheduler"]
+        if not pipeline_config["pipeline_interleave"] and scheduler != "1f1b":
             raise TypeError(f"When pipeline_interleave is False, {scheduler!r} is not supported, "
                             "only '1f1b' is allowed.")
-        self._handle.set("pipeline_scheduler", config["pipeline_scheduler"])
+        self._handle.set("pipeline_scheduler", pipeline_config["pipeline_scheduler"])
 
-    def set_parallel_optimizer_config(self, config):
-        for name in config:
+    def set_parallel_optimizer_config(self, parallel_optimizer_config):
+        for name in parallel_optimizer_config:
             if name not in _OPTIMIZER_CONFIG_KEYS:
                 raise ValueError("Unknown config: {}".format([name]))
-        if "gradient_accumulation_shard" in config:
-            value = config["gradient_accumulation_shard"]
+        if "gradient_accumulation_shard" in parallel_optimizer_config:
+            value = parallel_optimizer_config["gradient_accumulation_shard"]
             Validator.check_bool(value, "gradient_accumulation_shard", "gradient_accumulation_shard")
             self._handle.set("grad_accumulation_shard", value)
-            if "optimizer_level" in config and config["optimizer_level"] != "level2":
-                raise ValueError(f"The optimizer_level is set as {config['optimizer_level']}, "
+            if "optimizer_level" in parallel_optimizer_config and parallel_optimizer_config["optimizer_level"] != "level2":
+                raise ValueError(f"The optimizer_level is set as {parallel_optimizer_config['optimizer_level']}, "
                                  "thus cannot set grad_accumulation_shard as True.")
-        if "parallel_optimizer_threshold" in config:
-            Validator.check_non_negative_int(config["parallel_optimizer_threshold"],
+        if "parallel_optimizer_threshold" in parallel_optimizer_config:
+            Validator.check_non_negative_int(parallel_optimizer_config["parallel_optimizer_threshold"],
                                              prim_name="parallel_optimizer_threshold")
-            self._handle.set("parallel_optimizer_threshold", config["parallel_optimizer_threshold"])
-        if "optimizer_weight_shard_size" in config:
-            value = config["optimizer_weight_shard_size"]
+            self._handle.set("parallel_optimizer_threshold", parallel_optimizer_config["parallel_optimizer_threshold"])
+        if "optimizer_weight_shard_size" in parallel_optimizer_config:
+            value = parallel_optimizer_config["optimizer_weight_shard_size"]
             if value != -1:
                 Validator.check_positive_int(value, prim_name="optimizer_weight_shard_size")
                 self.set_optimizer_weight_shard_size(value)
-        if "optimizer_level" in config:
-            level = config["optimizer_level"]
+        if "optimizer_level" in parallel_optimizer_config:
+            level = parallel_optimizer_config["optimizer_level"]
             if level not in ["level1", "level2", "level3"]:
                 raise ValueError("Optimizer level should in ['level1', 'level2', 'level3'], but got {}"
                                  .format(level))
@@ -393,14 +393,14 @@ class _AutoParallelContext:
                             "the argument 'enable_fusion' must be bool, but got the type : {}.".format(type(value)))
         self._handle.set(key, value)
 
-    def set_enable_all_reduce_fusion(self, value):
-        self._set_fusion_flag("enable_all_reduce_fusion", "set_enable_all_reduce_fusion", value)
+    def set_enable_all_reduce_fusion(self, enable_all_reduce_fusion):
+        self._set_fusion_flag("enable_all_reduce_fusion", "set_enable_all_reduce_fusion", enable_all_reduce_fusion)
 
-    def set_enable_all_gather_fusion(self, value):
-        self._set_fusion_flag("enable_all_gather_fusion", "set_enable_all_gather_fusion", value)
+    def set_enable_all_gather_fusion(self, enable_all_gather_fusion):
+        self._set_fusion_flag("enable_all_gather_fusion", "set_enable_all_gather_fusion", enable_all_gather_fusion)
 
-    def set_enable_reduce_scatter_fusion(self, value):
-        self._set_fusion_flag("enable_reduce_scatter_fusion", "set_enable_reduce_scatter_fusion", value)
+    def set_enable_reduce_scatter_fusion(self, enable_reduce_scatter_fusion):
+        self._set_fusion_flag("enable_reduce_scatter_fusion", "set_enable_reduce_scatter_fusion", enable_reduce_scatter_fusion)
 
     def set_fusion_threshold_mb(self, fusion_threshold=64, comm_type="allreduce"):
         if fusion_threshold < 0:
@@ -472,6 +472,134 @@ class _AutoParallelContext:
         if not openstate:
             for key in ("enable_all_reduce_fusion", "enable_all_gather_fusion", "enable_reduce_scatter_fusion"):
                 self._handle.set(key, False)
+
+    # --- getters (MindSpore's names) ------------------------------------------------------------
+
+    def check_context_handle(self):
+        """The Java context always exists for this interpreter (MindSpore checks its C++ handle)."""
+
+    def _value(self, key):
+        return self._handle.get(key)
+
+    def get_parallel_mode(self):
+        return self._value("parallel_mode")
+
+    def get_pipeline_stages(self):
+        return self._value("pipeline_stage_split_num")
+
+    def get_pipeline_segments(self):
+        return self._value("pipeline_segment_split_num")
+
+    def get_strategy_search_mode(self):
+        return self._value("strategy_search_mode")
+
+    def get_enable_fold_pipeline(self):
+        return False
+
+    def fusion_threshold_mb(self):
+        return self._value("fusion_threshold_mb")
+
+    def allgather_fusion_threshold_mb(self):
+        return self._value("allgather_fusion_threshold_mb")
+
+    def reducescatter_fusion_threshold_mb(self):
+        return self._value("reducescatter_fusion_threshold_mb")
+
+    def get_auto_pipeline(self):
+        return self._value("auto_pipeline")
+
+    def get_pipeline_result_broadcast(self):
+        return self._value("pipeline_result_broadcast")
+
+    def get_pipeline_interleave(self):
+        return self._value("pipeline_interleave")
+
+    def get_pipeline_scheduler(self):
+        return self._value("pipeline_scheduler")
+
+    def get_gradients_mean(self):
+        return self._value("gradients_mean")
+
+    def get_gradient_fp32_sync(self):
+        return self._value("gradient_fp32_sync")
+
+    def get_loss_repeated_mean(self):
+        return self._value("loss_repeated_mean")
+
+    def get_sharding_propagation(self):
+        return self._value("sharding_propagation")
+
+    def get_parameter_broadcast(self):
+        return self._value("parameter_broadcast")
+
+    def get_strategy_ckpt_load_file(self):
+        return self._value("strategy_ckpt_load_file")
+
+    def get_grad_accumulation_step(self):
+        return self._value("grad_accumulation_step")
+
+    def get_strategy_ckpt_save_file(self):
+        return self._value("strategy_ckpt_save_file")
+
+    def get_parameter_broadcast_is_set(self):
+        return self._value("parameter_broadcast_is_set")
+
+    def get_enable_all_reduce_fusion(self):
+        return self._value("enable_all_reduce_fusion")
+
+    def get_enable_all_gather_fusion(self):
+        return self._value("enable_all_gather_fusion")
+
+    def get_enable_reduce_scatter_fusion(self):
+        return self._value("enable_reduce_scatter_fusion")
+
+    def get_device_num_is_set(self):
+        return self._value("device_num_is_set")
+
+    def get_global_rank_is_set(self):
+        return self._value("global_rank_is_set")
+
+    def get_enable_parallel_optimizer(self):
+        return self._value("enable_parallel_optimizer")
+
+    def get_force_fp32_communication(self):
+        return self._value("force_fp32_communication")
+
+    def get_grad_accumulation_shard(self):
+        return self._value("grad_accumulation_shard")
+
+    def get_parallel_optimizer_threshold(self):
+        return self._value("parallel_optimizer_threshold")
+
+    def get_enable_alltoall(self):
+        return self._value("enable_alltoall")
+
+    def get_communi_parallel_mode(self):
+        return self._value("communi_parallel_mode")
+
+    def get_optimizer_weight_shard_size(self):
+        return self._value("optimizer_weight_shard_size")
+
+    def get_optimizer_weight_shard_aggregated_save(self):
+        return self._value("optimizer_weight_shard_aggregated_save")
+
+    def get_full_batch_is_set(self):
+        return self._value("full_batch_is_set")
+
+    def get_auto_parallel_new_interface(self):
+        return self._value("auto_parallel_new_interface")
+
+    def get_init_param_in_compile(self):
+        return self._value("init_param_in_compile")
+
+    def get_dump_local_norm(self):
+        return self._value("dump_local_norm")
+
+    def get_dump_local_norm_path(self):
+        return self._value("dump_local_norm_path")
+
+    def get_dump_device_local_norm(self):
+        return self._value("dump_device_local_norm")
 
     def reset(self):
         self._handle.reset()

@@ -52,3 +52,14 @@ def _set_rp_matmul_mem_coef(coef):
 
 def _get_rp_matmul_mem_coef():
     return _COST.get("rp_matmul_mem_coef")
+
+
+def _set_algo_single_loop(single_loop=True):
+    """Whether a for-loop's body gets one suite of operator infos (kept; msjvm traces loops unrolled)."""
+    if not isinstance(single_loop, bool):
+        raise TypeError(f"set_dp_algo_single_loop(): incompatible function arguments, got {single_loop!r}.")
+    _COST.set("dp_algo_single_loop", single_loop)
+
+
+def _get_algo_single_loop():
+    return _COST.get("dp_algo_single_loop")

@@ -57,3 +57,50 @@ def _parameter_broadcast(cell, skip=()):
     values = Broadcast(0, GlobalComm.WORLD_COMM_GROUP)(tuple(params.values()))
     for param, value in zip(params.values(), values):
         param.set_data(value)
+
+
+def _reset_op_id():
+    """MindSpore restarts the numbering of operator ids (``MatMul-op0``...) here; every compile in
+    msjvm numbers its operators from 0 already, so there is nothing to restart."""
+
+
+def _compile_world(execution=False):
+    """The context manager a compile-only call (``_cell_graph_executor.compile``) runs in: when the
+    script set ``device_num`` > 1 in a parallel mode without calling ``init()`` (as
+    MindSpore's own parallel tests do, sometimes marking ``GlobalComm.INITED`` by hand), the graph is
+    planned as rank ``global_rank`` of a simulated ``device_num``-rank cluster whose communicator moves
+    nothing (the dry run's), and the world is left again afterwards (a one-rank job's communicator,
+    as ``init()`` without a launcher gives, is rejoined). Otherwise nothing changes.
+
+    ``execution``: a GRAPH_MODE call (``net(x)``, ``Model.train``) runs in it too, as a dry run (no
+    kernel runs, the results are zeros), only where the script marked ``GlobalComm.INITED`` without
+    ``init()``: what MindSpore's UT build, whose backend runs nothing, makes of such a script. A
+    script that merely forgot ``init()`` keeps running stand-alone."""
+    import contextlib  # pylint: disable=import-outside-toplevel
+    from mindspore._host import session  # pylint: disable=import-outside-toplevel
+
+    @contextlib.contextmanager
+    def world():
+        if execution and not GlobalComm.INITED:  # the common case of every call: no Java round trip
+            yield
+            return
+        s = session()
+        size = _get("device_num")
+        joined = s.commInited()
+        if (joined and s.comm().size() > 1) or _get_parallel_mode() == "stand_alone" \
+                or not _get("device_num_is_set") or size <= 1:
+            yield
+            return
+        # Not joined, or joined to a one-rank job (the tests' init("hccl") without a launcher).
+        s.commSimulate(GlobalComm.WORLD_COMM_GROUP, 1, size, _get("global_rank"))
+        inited = GlobalComm.INITED
+        GlobalComm.INITED = True
+        try:
+            yield
+        finally:
+            GlobalComm.INITED = inited
+            s.commRelease()
+            if joined:
+                s.commInit(GlobalComm.WORLD_COMM_GROUP)
+
+    return world()

@@ -214,7 +214,12 @@ def _shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Asce
 
 
 def _single_rank():
+    """A one-rank job that declared no more devices (``device_num`` > 1 set: the graph will be planned
+    for that many, as a compile-only call does without ``init()``)."""
     from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
+    from mindspore.parallel import _utils  # pylint: disable=import-outside-toplevel
+    if _utils._get("device_num_is_set") and _utils._get("device_num") > 1:  # pylint: disable=protected-access
+        return False
     return get_group_size() == 1
 
 

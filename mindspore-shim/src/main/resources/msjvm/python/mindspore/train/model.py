@@ -31,6 +31,7 @@ class _Epochs:
     """
 
     def __init__(self, dataset, epochs):
+        self._dataset = dataset
         self._iterator = dataset.create_tuple_iterator(num_epochs=epochs)
         self._size = dataset.get_dataset_size()
         self._started = False
@@ -40,6 +41,10 @@ class _Epochs:
             # The previous epoch consumed exactly its batches: pass the epoch's end.
             for _ in self._iterator:
                 pass
+            # A dataset of the script's own with a reset() (MindSpore's Model calls it after each
+            # epoch; the test mocks' iterators start over there).
+            if hasattr(self._dataset, "reset"):
+                self._dataset.reset()
         self._started = True
         for _ in range(self._size):
             yield next(self._iterator)

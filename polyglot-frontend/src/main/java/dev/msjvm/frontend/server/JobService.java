@@ -671,13 +671,21 @@ public class JobService {
         .filter(k -> k.startsWith("msjvm."))
         .sorted()
         .forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
+    // The classes every child loads (Truffle, GraalPy, the engine) come from a shared archive the
+    // first child writes and later ones map (JDK 19+), instead of being parsed again. Only for a
+    // classpath of jars: with a class directory on it (the tests' target/classes) the JVM cannot
+    // archive, and a child failing to write the archive as it exits ends with status 1 ("Error
+    // occurred during CDS dumping"), which failed its job on a machine without an archive yet.
+    boolean jarsOnly =
+        java.util.Arrays.stream(launcherClasspath().split(java.io.File.pathSeparator))
+            .noneMatch(e -> Files.isDirectory(Path.of(e)));
+    if (jarsOnly) {
+      cmd.add("-XX:+AutoCreateSharedArchive");
+      cmd.add(
+          "-XX:SharedArchiveFile=" + dev.msjvm.frontend.Caches.root().resolve("server-child.jsa"));
+    }
     cmd.addAll(
         List.of(
-            // The classes every child loads (Truffle, GraalPy, the engine) come from a shared
-            // archive
-            // the first child writes and later ones map (JDK 19+), instead of being parsed again.
-            "-XX:+AutoCreateSharedArchive",
-            "-XX:SharedArchiveFile=" + dev.msjvm.frontend.Caches.root().resolve("server-child.jsa"),
             "-Xss8m",
             "--enable-native-access=ALL-UNNAMED",
             "--sun-misc-unsafe-memory-access=allow",

@@ -56,11 +56,17 @@ final class JobStore {
     return dir(id).resolve("console.log");
   }
 
-  void save(JobRecord r) {
+  /**
+   * Writes {@code r} as its job's {@code job.json}, atomically. Saves are serialized and each
+   * writes its own temporary file: two threads saving one job at once (a cancel racing the job's
+   * own update) used to share {@code job.json.tmp}, and the second move failed with
+   * NoSuchFileException, a 500 that left the job's slot held.
+   */
+  synchronized void save(JobRecord r) {
     Path target = dir(r.id()).resolve("job.json");
-    Path tmp = dir(r.id()).resolve("job.json.tmp");
     try {
       Files.createDirectories(dir(r.id()));
+      Path tmp = Files.createTempFile(dir(r.id()), "job.json.", ".tmp");
       json.writeValue(tmp.toFile(), r);
       try {
         Files.move(

@@ -62,6 +62,51 @@ public final class NnRules {
         .checking(NnRules::poolingCheck);
   }
 
+  /**
+   * MaxPoolWithArgmax: the batch alone may split (the argmax indices count channels within a
+   * sample, so a channel split would change them); both outputs are laid out alike.
+   */
+  public static ShardingRule poolingWithArgmax() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          Shape x = shapes.get(0);
+          int[] kernel = pair(attrs, "kernel_size");
+          int[] strides = pair(attrs, "strides");
+          int[] out = {x.dim(0), x.dim(1), 0, 0};
+          for (int a = 0; a < 2; a++) {
+            out[2 + a] = outSize(padMode(attrs, "VALID"), x.dim(2 + a), kernel[a], strides[a]);
+          }
+          return EinsumSpec.parse("nchw->nchw,nchw")
+              .unsplit("chw")
+              .outputShapes(List.of(Shape.of(out), Shape.of(out)));
+        });
+  }
+
+  /** MaxPoolGradWithArgmax: x, the gradient and the argmax split along the batch alone. */
+  public static ShardingRule poolingGradWithArgmax() {
+    return ShardingRule.of(
+        (attrs, shapes) ->
+            EinsumSpec.parse("nchw,nchw,nchw->nchw")
+                .unsplit("chw")
+                .outputShapes(List.of(shapes.get(0))));
+  }
+
+  /**
+   * ResizeBilinearV2 (its rule without neighbour exchange): batch and channels split, the image
+   * dims whole; its gradient ({@code grads, image}) alike.
+   */
+  public static ShardingRule resize(boolean grad) {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          Shape x = shapes.get(grad ? 1 : 0);
+          List<Integer> size = grad ? null : attrs.ints("size");
+          Shape out = grad ? x : Shape.of(x.dim(0), x.dim(1), size.get(0), size.get(1));
+          return EinsumSpec.parse(grad ? "nchw,ncij->ncij" : "nchw->nchw")
+              .unsplit(grad ? "hwij" : "hw")
+              .outputShapes(List.of(out));
+        });
+  }
+
   /** MaxPoolGrad, AvgPoolGrad. */
   public static ShardingRule poolingGrad() {
     return ShardingRule.of(NnRules::poolingGrad);

@@ -22,6 +22,20 @@ public final class ReductionRules {
     return ShardingRule.of((attrs, shapes) -> reduce(op, attrs, shapes));
   }
 
+  /**
+   * Argmax (ArgmaxInfo): the indices along {@code axis}, which stays whole (a split one would need
+   * the ranks' maxima compared); the output drops it.
+   */
+  public static ShardingRule argReduce(String name) {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String x = Letters.run('a', shapes.get(0).rank());
+          int axis = Letters.axis(name, attrs.integer("axis", -1), x.length());
+          return EinsumSpec.parse(x + "->" + x.substring(0, axis) + x.substring(axis + 1))
+              .unsplit(x.substring(axis, axis + 1));
+        });
+  }
+
   /** Softmax, LogSoftmax ({@code name} for the axis error): the axis stays whole. */
   public static ShardingRule softmax(String name) {
     return ShardingRule.of(

@@ -86,6 +86,50 @@ public final class ShapeRules {
             });
   }
 
+  /** Stack (MindSpore's StackInfo): the inputs split alike; the new axis is whole. */
+  public static ShardingRule stack() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              String x = Letters.run('a', shapes.get(0).rank());
+              int axis = Letters.axis("Stack", attrs.integer("axis", 0), x.length() + 1);
+              String in = String.join(",", Collections.nCopies(shapes.size(), x));
+              List<Integer> out = new ArrayList<>(shapes.get(0).dims());
+              out.add(axis, shapes.size());
+              return EinsumSpec.parse(in + "->" + x.substring(0, axis) + FRESH + x.substring(axis))
+                  .outputShapes(List.of(new Shape(out)));
+            })
+        .checking(
+            (attrs, spec, s, shapes, n) ->
+                s.stream().allMatch(s.get(0)::equals)
+                    ? null
+                    : "The strategy of each input tensor must be equal");
+  }
+
+  /** Unstack: the unstacked axis is whole; every output is laid out as the input less it. */
+  public static ShardingRule unstack() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          Shape s = shapes.get(0);
+          String x = Letters.run('a', s.rank());
+          int axis = Letters.axis("Unstack", attrs.integer("axis", 0), s.rank());
+          String out = x.substring(0, axis) + x.substring(axis + 1);
+          List<Integer> piece = new ArrayList<>(s.dims());
+          piece.remove(axis);
+          int num = s.dim(axis);
+          return new EinsumSpec(
+                  List.of(x),
+                  List.of(x),
+                  Collections.nCopies(num, out),
+                  x,
+                  "",
+                  Map.of(),
+                  (char) 0,
+                  Collections.nCopies(num, new Shape(piece)),
+                  false)
+              .unsplit(x.substring(axis, axis + 1));
+        });
+  }
+
   /** Split: the split axis is whole. */
   public static ShardingRule split() {
     return ShardingRule.of(ShapeRules::split);

@@ -113,6 +113,7 @@ final class RuleCases {
           "GeLUGrad",
           "DropoutGrad",
           "Assign",
+          "AssignAdd",
           "Select");
 
   /** The operators whose rule is {@link ElementwiseRules#pointwise}. */
@@ -143,7 +144,7 @@ final class RuleCases {
       switch (op) {
         case "Select" ->
             c.add(new Case(op, op, Attrs.EMPTY, List.of(g.bools(8, 4), g.f(8, 4), g.f(4))));
-        case "Assign", "ReluGrad", "SigmoidGrad", "TanhGrad", "GeLUGrad" ->
+        case "Assign", "AssignAdd", "ReluGrad", "SigmoidGrad", "TanhGrad", "GeLUGrad" ->
             c.add(new Case(op, op, Attrs.EMPTY, List.of(g.f(8, 4), g.f(8, 4))));
         case "DropoutGrad" ->
             c.add(
@@ -301,6 +302,70 @@ final class RuleCases {
     c.add(new Case("Concat axis=1", "Concat", Attrs.of("axis", 1), List.of(g.f(8, 4), g.f(8, 2))));
     c.add(new Case("Concat axis=0", "Concat", Attrs.of("axis", 0), List.of(g.f(8, 4), g.f(4, 4))));
     c.add(new Case("Split", "Split", Attrs.of("axis", 1, "output_num", 2), List.of(g.f(8, 4))));
+    c.add(new Case("AddN", "AddN", Attrs.EMPTY, List.of(g.f(8, 4), g.f(8, 4), g.f(8, 4))));
+    c.add(new Case("LogicalNot", "LogicalNot", Attrs.EMPTY, List.of(g.bools(8, 4))));
+    for (String op : List.of("ReduceAll", "ReduceAny")) {
+      c.add(new Case(op + " axis=1", op, Attrs.of("axis", List.of(1)), List.of(g.bools(8, 4, 2))));
+      c.add(
+          new Case(
+              op + " axis=(0,2) keep",
+              op,
+              Attrs.of("axis", List.of(0, 2), "keep_dims", true),
+              List.of(g.bools(8, 4, 2))));
+      c.add(new Case(op + " all", op, Attrs.of("axis", List.of()), List.of(g.bools(8, 4))));
+    }
+    c.add(new Case("Argmax axis=1", "Argmax", Attrs.of("axis", 1), List.of(g.f(8, 4, 2))));
+    c.add(
+        new Case(
+            "Argmax int64",
+            "Argmax",
+            Attrs.of("axis", -1, "output_type", "INT64"),
+            List.of(g.f(8, 4))));
+    c.add(
+        new Case(
+            "Slice",
+            "Slice",
+            Attrs.of("begin", List.of(0, 2), "end", List.of(8, 6), "strides", List.of(1, 1)),
+            List.of(g.f(8, 8))));
+    c.add(new Case("Stack axis=1", "Stack", Attrs.of("axis", 1), List.of(g.f(8, 4), g.f(8, 4))));
+    c.add(
+        new Case(
+            "Stack axis=-1",
+            "Stack",
+            Attrs.of("axis", -1),
+            List.of(g.f(8, 4), g.f(8, 4), g.f(8, 4))));
+    c.add(new Case("Unstack axis=2", "Unstack", Attrs.of("axis", 2), List.of(g.f(8, 4, 2))));
+    c.add(new Case("Unstack axis=0", "Unstack", Attrs.of("axis", 0), List.of(g.f(2, 8, 4))));
+    Attrs window =
+        Attrs.of(
+            "kernel_size", List.of(1, 1, 2, 2), "strides", List.of(1, 1, 2, 2), "pad_mode", "SAME");
+    Tensor image = g.f(8, 4, 5, 6);
+    c.add(new Case("MaxPoolWithArgmax", "MaxPoolWithArgmax", window, List.of(image)));
+    Tensor[] pooled =
+        dev.msjvm.engine.tensor.Pooling.maxPoolWithArgmax(
+            image, new int[] {2, 2}, new int[] {2, 2}, "SAME");
+    c.add(
+        new Case(
+            "MaxPoolGradWithArgmax",
+            "MaxPoolGradWithArgmax",
+            window,
+            List.of(image, g.f(8, 4, 3, 3), pooled[1])));
+    for (boolean align : new boolean[] {false, true}) {
+      Attrs resize =
+          Attrs.of("size", List.of(5, 7), "align_corners", align, "half_pixel_centers", !align);
+      c.add(
+          new Case(
+              "ResizeBilinearV2 align=" + align,
+              "ResizeBilinearV2",
+              resize,
+              List.of(g.f(8, 4, 3, 4))));
+      c.add(
+          new Case(
+              "ResizeBilinearGrad align=" + align,
+              "ResizeBilinearGrad",
+              resize,
+              List.of(g.f(8, 4, 5, 7), g.f(8, 4, 3, 4))));
+    }
     Attrs slice = Attrs.of("begin", List.of(0, 2), "end", List.of(8, 6), "strides", List.of(1, 1));
     c.add(new Case("StridedSlice", "StridedSlice", slice, List.of(g.f(8, 8))));
     c.add(

@@ -61,6 +61,10 @@ class LossBase(Cell):
         raise NotImplementedError
 
 
+class _Loss(LossBase):
+    """The deprecated name of ``LossBase`` that older networks subclass."""
+
+
 class MAELoss(LossBase):
     """Mean absolute error ``|logits - labels|``."""
 

@@ -266,3 +266,19 @@ class _TrainGradAccuStepCell(TrainOneStepCell):
         if not self.sense_flag:
             self.sense_flag = True
             self.sens = 1.0 / _micro_size_of(network)
+
+
+class _VirtualDatasetCell(Cell):
+    """Wraps ``backbone`` so its inputs pass ``_VirtualDataset`` first: in MindSpore the marker of the
+    dataset inputs whose data-parallel layout the planner redistributes. The planner here lays out
+    the network's arguments by the dataset strategy itself, so the marker passes them through."""
+
+    def __init__(self, backbone):
+        super().__init__(auto_prefix=False)
+        from mindspore.ops.operations.comm_ops import _VirtualDataset  # pylint: disable=import-outside-toplevel
+        self._backbone = backbone
+        self._virtual_dataset = _VirtualDataset()
+
+    def construct(self, *inputs):
+        output = self._virtual_dataset(*inputs)
+        return self._backbone(*output)

@@ -428,3 +428,18 @@ from mindspore.ops.operations._nn_ops import (Assign, AvgPool, BatchMatMul, Batc
                                               SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
                                               StridedSlice, Tile, Shape)
 from mindspore.ops.operations.debug_ops import Depend, Print  # noqa: E402
+from mindspore.ops.operations._array_math_ops import (AddN, ApplyMomentum, Argmax, AssignAdd, Conj,  # noqa: E402
+                                                      DType, Eye, Fill, FillV2, InvertPermutation, Load,
+                                                      LogicalNot, MaxPoolWithArgmax, Ones, Partial, ReduceAll,
+                                                      ReduceAny, ResizeBilinearV2, ScalarSummary, Slice, Stack,
+                                                      Unstack, Zeros)
+from mindspore.ops.operations._grad_ops import Conv2DBackpropInput  # noqa: E402
+from mindspore.ops.operations import _grad_ops  # noqa: E402,F401
+
+
+class TensorAdd(Add):
+    """Deprecated name of ``Add`` (MindSpore keeps it for old scripts)."""
+
+    def __init__(self):
+        super().__init__()
+        self.name = "Add"
