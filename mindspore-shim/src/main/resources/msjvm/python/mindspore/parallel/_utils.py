@@ -73,9 +73,10 @@ def _compile_world(execution=False):
     as ``init()`` without a launcher gives, is rejoined). Otherwise nothing changes.
 
     ``execution``: a GRAPH_MODE call (``net(x)``, ``Model.train``) runs in it too, as a dry run (no
-    kernel runs, the results are zeros), only where the script marked ``GlobalComm.INITED`` without
-    ``init()``: what MindSpore's UT build, whose backend runs nothing, makes of such a script. A
-    script that merely forgot ``init()`` keeps running stand-alone."""
+    kernel runs, the results are zeros, the dry run's memory line is printed), where
+    ``GlobalComm.INITED`` is set: by hand without ``init()``, or by ``init()`` of a one-rank job
+    (the tests call it without a launcher); what MindSpore's UT build, whose backend runs nothing,
+    makes of such a script. A script that merely forgot ``init()`` keeps running stand-alone."""
     import contextlib  # pylint: disable=import-outside-toplevel
     from mindspore._host import session  # pylint: disable=import-outside-toplevel
 
