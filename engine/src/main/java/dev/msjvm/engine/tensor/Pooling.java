@@ -46,20 +46,7 @@ public final class Pooling {
     for (int nc = 0; nc < g.n * g.c; nc++) {
       for (int oy = 0; oy < g.oh; oy++) {
         for (int ox = 0; ox < g.ow; ox++) {
-          int best = -1;
-          double max = Double.NEGATIVE_INFINITY;
-          for (int y = oy * g.s[0] - g.p[0], ky = 0; ky < g.k[0]; y++, ky++) {
-            for (int xx = ox * g.s[1] - g.p[1], kx = 0; kx < g.k[1]; xx++, kx++) {
-              if (y >= 0 && y < g.h && xx >= 0 && xx < g.w) {
-                int i = (nc * g.h + y) * g.w + xx;
-                double v = x.getDouble(i);
-                if (best < 0 || v > max) {
-                  best = i;
-                  max = v;
-                }
-              }
-            }
-          }
+          int best = windowArgmax(x, g, nc, oy, ox);
           if (best >= 0) {
             acc[best] += dy.getDouble((nc * g.oh + oy) * g.ow + ox);
           }
