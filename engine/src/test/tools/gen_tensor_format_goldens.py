@@ -4,6 +4,10 @@
 Usage (a CPython venv outside the repository with `pip install mindspore`, which brings numpy 2.x):
     ~/.cache/msjvm-goldens/venv/bin/python engine/src/test/tools/gen_tensor_format_goldens.py \
         > engine/src/test/resources/tensor-format/goldens.txt 2>/dev/null
+    ~/.cache/msjvm-goldens/venv/bin/python engine/src/test/tools/gen_tensor_format_goldens.py --complex \
+        > engine/src/test/resources/tensor-format/complex-goldens.txt 2>/dev/null
+The complex cases are a file of their own, recorded later (with numpy 1.26.4): the test reads only
+their repr (msjvm's shim prints a complex tensor's str through numpy itself).
 
 Recorded with numpy 2.4.6 and MindSpore 2.10.0 (CPU wheel, CPython 3.11). Each case is five lines:
     case <name>
@@ -45,6 +49,8 @@ NP_TYPES = {
     "Float64": np.float64,
 }
 
+COMPLEX_TYPES = {"Complex64": np.complex64, "Complex128": np.complex128}
+
 CASES = []
 
 
@@ -62,7 +68,7 @@ def add(name, dtype, values, shape=None):
     if dtype == "BFloat16":
         arr = to_bf16_values(arr)
     else:
-        arr = arr.astype(NP_TYPES[dtype])
+        arr = arr.astype(NP_TYPES.get(dtype) or COMPLEX_TYPES[dtype])
     if shape is not None:
         arr = arr.reshape(shape)
     CASES.append((name, dtype, arr))
@@ -188,6 +194,23 @@ def handmade():
     add("rank4_small", "Bool", (np.arange(16) % 3 == 1).reshape(2, 2, 2, 2))
 
 
+def complex_cases():
+    for dt in COMPLEX_TYPES:
+        add("scalar", dt, 1.5 - 2j, ())
+        add("scalar_zero", dt, 0j, ())
+        add("vec", dt, [1 + 2j, -3.5 - 0.25j, 0j])
+        add("vec_real", dt, [1.0, 2.0, 3.0])
+        add("vec_thirds", dt, [1 / 3 + 2j / 3, -1 / 7])
+        add("vec_nonfinite", dt, [complex(np.nan, 1), complex(np.inf, -np.inf), complex(-0.0, 0.0)])
+        add("vec_exp", dt, [1e-5 + 1e6j, 12345.678 - 1j])
+        add("mat_2x2", dt, [[1 + 1j, 2], [3j, -4 - 4j]])
+        add("vec_13", dt, np.arange(13) * (0.5 + 1j))
+        add("vec_30_wrap", dt, np.arange(30) * (1 - 0.1j))
+        add("rank3", dt, (np.arange(8) - 4).reshape(2, 2, 2) * (1 + 2j))
+        add("mat_7x2", dt, np.arange(14).reshape(7, 2) * 1j)
+        add("empty_0", dt, np.zeros((0,)))
+
+
 def random_cases():
     rng = np.random.default_rng(20261122)
     floats = ["Float16", "BFloat16", "Float32", "Float64"]
@@ -269,6 +292,8 @@ def stress_cases(n, seed):
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--stress":
         stress_cases(int(sys.argv[2]), 7)
+    elif len(sys.argv) == 2 and sys.argv[1] == "--complex":
+        complex_cases()
     else:
         handmade()
         random_cases()

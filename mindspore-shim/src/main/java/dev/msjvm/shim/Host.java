@@ -147,6 +147,44 @@ public final class Host {
     return Tensor.of(DType.valueOf(dtype), new Shape(shape), values);
   }
 
+  /** A complex tensor of {@code dtype} from the real and imaginary parts of its elements. */
+  public Tensor tensorOfComplex(
+      String dtype, List<Integer> shape, List<Double> real, List<Double> imag) {
+    double[] re = new double[real.size()];
+    double[] im = new double[imag.size()];
+    for (int i = 0; i < re.length; i++) {
+      re[i] = real.get(i);
+      im[i] = imag.get(i);
+    }
+    return Tensor.ofComplex(DType.valueOf(dtype), new Shape(shape), re, im);
+  }
+
+  /**
+   * A call of a primitive a script defined in Python (operator {@code PythonPrimitive}): its output
+   * {@code shape} and {@code dtype} come from its {@code infer_shape}/{@code infer_dtype}; {@code
+   * bprop} (or null) is a Python callable taking the engine tensors of the inputs, the output and
+   * its gradient and returning one engine tensor (or None) per input.
+   */
+  public Tensor pythonPrimitive(
+      String name, List<Integer> shape, String dtype, Value bprop, List<Object> inputs) {
+    DType.valueOf(dtype);
+    Attrs attrs = Attrs.of("primitive", name, "shape", shape, "dtype", dtype);
+    if (bprop != null && !bprop.isNull()) {
+      java.util.function.Function<Tensor[], Tensor[]> f =
+          args -> {
+            Value r = bprop.execute((Object[]) args);
+            Tensor[] grads = new Tensor[(int) r.getArraySize()];
+            for (int i = 0; i < grads.length; i++) {
+              Value g = r.getArrayElement(i);
+              grads[i] = g.isNull() ? null : g.asHostObject();
+            }
+            return grads;
+          };
+      attrs = attrs.with("bprop", f);
+    }
+    return run1("PythonPrimitive", attrs, inputs.toArray());
+  }
+
   /** A tensor of zeros. */
   public Tensor tensorZeros(String dtype, List<Integer> shape) {
     return Tensor.zeros(DType.valueOf(dtype), new Shape(shape));
@@ -430,6 +468,11 @@ public final class Host {
 
   public boolean recording() {
     return runtime.recording();
+  }
+
+  /** Whether operator calls now trace on shapes alone (a compile-only call, a dry run). */
+  public boolean onShapes() {
+    return runtime.onShapes();
   }
 
   /**

@@ -5,9 +5,10 @@ to the Java engine through ``mindspore._host``.
 """
 from mindspore import context, log
 from mindspore.common import dtype
-from mindspore.common.dtype import (bfloat16, bool_, byte, double, float16, float32, float64, half, int8, int16,
+from mindspore.common.dtype import (bfloat16, bool_, byte, complex64, complex128, double, float16, float32, float64, half, int8, int16,
                                     int32, int64, intc, intp, long, short, single, ubyte, uint8)
 from mindspore.common.tensor import Tensor
+from mindspore.graph.symbol import Symbol
 from mindspore.common.parameter import Parameter
 from mindspore.common._parameter_tuple import ParameterTuple
 from mindspore.common.seed import get_seed, set_seed
@@ -34,8 +35,8 @@ from mindspore import mint
 
 __version__ = "2.10.0"
 
-__all__ = ["context", "log", "dtype", "Tensor", "Parameter", "ParameterTuple", "nn", "bool_", "int8", "int16", "int32", "int64", "uint8",
-           "float16", "float32", "float64", "bfloat16", "byte", "short", "intc", "long", "intp", "ubyte",
+__all__ = ["context", "log", "dtype", "Tensor", "Symbol", "Parameter", "ParameterTuple", "nn", "bool_", "int8", "int16", "int32", "int64", "uint8",
+           "float16", "float32", "float64", "bfloat16", "complex64", "complex128", "byte", "short", "intc", "long", "intp", "ubyte",
            "half", "single", "double", "set_seed", "get_seed", "GRAPH_MODE", "PYNATIVE_MODE", "STRICT", "COMPATIBLE",
            "LAX", "ParallelMode", "set_context", "get_context", "set_auto_parallel_context",
            "get_auto_parallel_context", "reset_auto_parallel_context", "set_ps_context", "get_ps_context",

@@ -61,6 +61,7 @@ public final class SafetensorsFile {
       case BFLOAT16 -> "BF16";
       case FLOAT32 -> "F32";
       case FLOAT64 -> "F64";
+      case COMPLEX64, COMPLEX128 -> throw unsupported(dtype);
     };
   }
 
@@ -77,12 +78,18 @@ public final class SafetensorsFile {
       case FLOAT32 -> 15;
       case FLOAT64 -> 17;
       case INT64 -> 18;
+      case COMPLEX64, COMPLEX128 -> throw unsupported(dtype);
     };
+  }
+
+  private static MsException unsupported(DType dtype) {
+    return MsException.typeError(
+        "msjvm does not save " + dtype + " tensors in safetensors files yet.");
   }
 
   private static DType typeOf(String name, String tensor) {
     for (DType d : DType.values()) {
-      if (typeName(d).equals(name)) {
+      if (!d.isComplex() && typeName(d).equals(name)) {
         return d;
       }
     }

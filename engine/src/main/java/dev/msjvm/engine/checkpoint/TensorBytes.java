@@ -47,6 +47,8 @@ public final class TensorBytes {
             b.putShort((short) (Float.floatToRawIntBits((float) t.getDouble(i)) >>> 16));
         case FLOAT32 -> b.putFloat((float) t.getDouble(i));
         case FLOAT64 -> b.putDouble(t.getDouble(i));
+        case COMPLEX64 -> b.putFloat((float) t.real(i)).putFloat((float) t.imag(i));
+        case COMPLEX128 -> b.putDouble(t.real(i)).putDouble(t.imag(i));
       }
     }
     return b.array();

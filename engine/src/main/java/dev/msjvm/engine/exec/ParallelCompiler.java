@@ -3,6 +3,7 @@ package dev.msjvm.engine.exec;
 import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.OptimizerRules;
 import dev.msjvm.engine.parallel.rules.RulesOracle;
 import dev.msjvm.engine.parallel.search.StrategySearch;
 import dev.msjvm.engine.tensor.Variable;
@@ -65,10 +66,34 @@ public final class ParallelCompiler {
       graph = searched.graph();
       searched.paramLayouts().forEach(placed::putIfAbsent);
     }
+    placeWholeUpdated(graph, placed, devices);
     SpmdPartitioner.Decisions decisions =
         SpmdPartitioner.decide(graph, argLayouts, placed, oracle, devices);
     return new ParallelPlan(
         request, graph, argLayouts, byName(placed), decisions, colours, searched);
+  }
+
+  /**
+   * The parameters an update that needs them whole writes (Lamb's trust ratio takes norms over the
+   * whole parameter) are laid out whole from the start, unless a layout was given for them: an
+   * unannotated forward reader (a mixed-precision Cast, whose default strategy splits dimension 0)
+   * then slices its local piece from the whole parameter instead of laying the parameter out split,
+   * which the update could not run on. MindSpore lays such a parameter out by that reader and runs
+   * Lamb on the slice, with norms over the slice; msjvm keeps the stand-alone update.
+   */
+  private static void placeWholeUpdated(
+      Graph graph, Map<Variable, TensorLayout> placed, int devices) {
+    for (Graph.Node node : graph.nodes()) {
+      if (!OptimizerRules.needsWholeParameter(node.op().name())) {
+        continue;
+      }
+      for (int i = 0; i < node.inputs().length; i++) {
+        if (node.inputs()[i] instanceof Graph.Var v) {
+          placed.putIfAbsent(
+              v.variable(), TensorLayout.whole(DeviceMatrix.of(devices), node.inShapes()[i]));
+        }
+      }
+    }
   }
 
   /** The layout of each argument: split along dimension 0 over the devices, or whole. */

@@ -206,6 +206,9 @@ public final class Runtime {
                         + ".");
           };
     }
+    for (Tensor v : values) {
+      op.checkReal(v.dtype());
+    }
     boolean inPlace = tapes.isEmpty();
     Tensor[] outputs;
     if (abstractTapes > 0) {

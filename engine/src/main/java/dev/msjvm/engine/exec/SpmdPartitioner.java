@@ -106,8 +106,14 @@ public final class SpmdPartitioner {
   private final Ref[][] localOut;
   private final TensorLayout[][] layouts;
 
-  /** Loads of variables not placed yet: node index -> the variable. */
+  /**
+   * Loads of variables not placed yet, and unannotated Identity reads of them (a snapshot taken
+   * before an update): node index -> the variable. Their layout is the variable's once placed.
+   */
   private final Map<Integer, Variable> pendingLoads = new LinkedHashMap<>();
+
+  /** A pending Identity -> the pending Load it reads (placed together). */
+  private final Map<Integer, Integer> pendingVia = new LinkedHashMap<>();
 
   /** The variables an earlier compile laid out whole (replicated on every rank). */
   private final java.util.Set<Variable> earlierWhole = new java.util.HashSet<>();
@@ -329,6 +335,22 @@ public final class SpmdPartitioner {
             new Ref[] {lowering ? emit(node, node.inputs(), localShapes(placed, node)) : null};
         continue;
       }
+      if (readsPendingParameter(node) || (decided != null && decided[n] == null)) {
+        // An unannotated Identity of a parameter nothing placed yet (the value before an update,
+        // read to be restored): it does not decide the parameter's layout, its later reader or
+        // the update does, as for the Load itself (the decisions leave it out; lowered, it takes
+        // the parameter's layout).
+        int load = ((Out) node.inputs()[0]).node();
+        TensorLayout known = layouts[load][0];
+        if (known == null) {
+          pendingLoads.put(n, pendingLoads.get(load));
+          pendingVia.put(n, load);
+        }
+        layouts[n] = new TensorLayout[] {known};
+        localOut[n] =
+            new Ref[] {lowering ? emit(node, node.inputs(), localShapes(known, node)) : null};
+        continue;
+      }
       List<TensorLayout> current = new ArrayList<>();
       List<TensorLayout> seen = new ArrayList<>();
       for (Ref r : node.inputs()) {
@@ -397,10 +419,27 @@ public final class SpmdPartitioner {
     }
   }
 
+  /** Whether {@code node} is an unannotated Identity of a Load whose variable is unplaced. */
+  private boolean readsPendingParameter(Node node) {
+    return node.op().name().equals("Identity")
+        && node.inputs().length == 1
+        && node.inputs()[0] instanceof Out o
+        && pendingLoads.containsKey(o.node())
+        && varLayouts.get(pendingLoads.get(o.node())) == null
+        && !node.attrs().has("in_strategy")
+        && !node.attrs().has("in_layout");
+  }
+
   /** The layout {@code r} has now; null for a parameter (or its Load) not placed yet. */
   private TensorLayout layoutOf(Ref r, Node node, int i) {
     return switch (r) {
       case Arg a -> argLayouts.get(a.index());
+      // A pending read whose variable an update placed since: the variable's layout.
+      case Out o
+          when layouts[o.node()][o.index()] == null
+              && pendingLoads.containsKey(o.node())
+              && varLayouts.get(pendingLoads.get(o.node())) != null ->
+          settle(o.node(), varLayouts.get(pendingLoads.get(o.node())));
       case Out o -> layouts[o.node()][o.index()];
       case Var v -> varLayouts.get(v.variable());
       case Const c -> TensorLayout.whole(DeviceMatrix.of(devices), node.inShapes()[i]);
@@ -419,8 +458,8 @@ public final class SpmdPartitioner {
         return lowering && need.isSliced() ? new Const(slice(c.value(), need, rank)) : r;
       }
       case Out o when current == null && pendingLoads.containsKey(o.node()) -> {
-        place(pendingLoads.remove(o.node()), need, node);
-        layouts[o.node()][0] = need;
+        place(pendingLoads.get(o.node()), need, node);
+        settle(o.node(), need);
         return localOut[o.node()][0];
       }
       default -> {
@@ -452,6 +491,17 @@ public final class SpmdPartitioner {
                 + phase(nodeIndex));
       }
     }
+  }
+
+  /** Pending read {@code n} (and the Load a pending Identity reads) now has {@code layout}. */
+  private TensorLayout settle(int n, TensorLayout layout) {
+    pendingLoads.remove(n);
+    layouts[n][0] = layout;
+    Integer load = pendingVia.remove(n);
+    if (load != null && pendingLoads.remove(load) != null) {
+      layouts[load][0] = layout;
+    }
+    return layout;
   }
 
   private void place(Variable v, TensorLayout need, Node node) {

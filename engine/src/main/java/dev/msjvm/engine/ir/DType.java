@@ -6,7 +6,8 @@ package dev.msjvm.engine.ir;
  * <p>{@link #promote} is MindSpore 2.10's implicit type conversion for two tensors (recorded from
  * {@code (Tensor([1], a) + Tensor([1], b)).dtype} for every pair): within one kind the wider type
  * wins, mixed signed and unsigned 8-bit integers give int16, any float beats any integer or bool,
- * and float16 with bfloat16 gives float32. Example: {@code promote(INT32, FLOAT16) == FLOAT16}.
+ * and float16 with bfloat16 gives float32; complex beats every real type (complex64 with float64
+ * gives complex128). Example: {@code promote(INT32, FLOAT16) == FLOAT16}.
  */
 public enum DType {
   BOOL("Bool", 1, Kind.BOOL, 0),
@@ -18,14 +19,18 @@ public enum DType {
   FLOAT16("Float16", 2, Kind.FLOAT, 5),
   BFLOAT16("BFloat16", 2, Kind.FLOAT, 5),
   FLOAT32("Float32", 4, Kind.FLOAT, 6),
-  FLOAT64("Float64", 8, Kind.FLOAT, 7);
+  FLOAT64("Float64", 8, Kind.FLOAT, 7),
+  COMPLEX64("Complex64", 8, Kind.COMPLEX, 8),
+  COMPLEX128("Complex128", 16, Kind.COMPLEX, 9);
 
   /** The family of a type, which decides promotion before width does. */
   public enum Kind {
     BOOL,
     UNSIGNED,
     SIGNED,
-    FLOAT
+    FLOAT,
+    /** Complex numbers: stored, converted and printed; most operators refuse them. */
+    COMPLEX
   }
 
   private final String mindsporeName;
@@ -58,6 +63,11 @@ public enum DType {
     return kind == Kind.FLOAT;
   }
 
+  /** Complex64 or Complex128. */
+  public boolean isComplex() {
+    return kind == Kind.COMPLEX;
+  }
+
   /** Integer types, not bool. */
   public boolean isInteger() {
     return kind == Kind.SIGNED || kind == Kind.UNSIGNED;
@@ -67,6 +77,9 @@ public enum DType {
   public static DType promote(DType a, DType b) {
     if (a == b) {
       return a;
+    }
+    if ((a == COMPLEX64 && b == FLOAT64) || (a == FLOAT64 && b == COMPLEX64)) {
+      return COMPLEX128; // measured: complex64 + float64 is Complex128
     }
     if (a.rank == b.rank) {
       // Same width, different types: int8/uint8 meet in int16, float16/bfloat16 in float32.

@@ -35,6 +35,12 @@ final class ElementwiseOps {
             "Pow",
             "FloorDiv",
             "FloorMod",
+            "Igamma",
+            "Igammac",
+            "IgammaGradA",
+            "Zeta",
+            "Gcd",
+            "Lcm",
             "Equal",
             "NotEqual",
             "Less",
@@ -109,7 +115,67 @@ final class ElementwiseOps {
             .infers(Infer.one((a, in) -> in.get(0).withDtype(DType.BOOL)))
             .role(CostRole.ELEMENTWISE)
             .shards(ElementwiseRules.pointwise()));
+    // Real, Imag: the parts of a complex tensor as float32 (complex64) or float64 (complex128); of
+    // a real tensor, the tensor itself and zeros. Complex: a complex tensor from two float ones.
+    // Gradients through complex numbers are not supported yet.
+    for (boolean realPart : new boolean[] {true, false}) {
+      String name = realPart ? "Real" : "Imag";
+      defs.add(
+          OpDef.of(
+                  name,
+                  c -> {
+                    Tensor x = c.in(0);
+                    if (!x.dtype().isComplex()) {
+                      return one(realPart ? x : Tensor.zeros(x.dtype(), x.shape()));
+                    }
+                    DType part = partType(x.dtype());
+                    return one(
+                        Tensor.ofDoubles(part, x.shape(), i -> realPart ? x.real(i) : x.imag(i)));
+                  },
+                  GradRule.UNDEFINED)
+              .infers(Infer.one((a, in) -> in.get(0).withDtype(partType(in.get(0).dtype()))))
+              .role(CostRole.ELEMENTWISE)
+              .shards(ElementwiseRules.pointwise()));
+    }
+    defs.add(
+        OpDef.of(
+                "Complex",
+                c -> {
+                  AbstractTensor t = complexType(c.in(0).type(), c.in(1).type());
+                  return one(Elementwise.complex(c.in(0), c.in(1), t));
+                },
+                GradRule.UNDEFINED)
+            .infers(Infer.one((a, in) -> complexType(in.get(0), in.get(1))))
+            .role(CostRole.ELEMENTWISE)
+            .shards(ElementwiseRules.arithmetic()));
     return defs;
+  }
+
+  /** The real type of a complex type's parts; a real type stays itself. */
+  private static DType partType(DType t) {
+    return switch (t) {
+      case COMPLEX64 -> DType.FLOAT32;
+      case COMPLEX128 -> DType.FLOAT64;
+      default -> t;
+    };
+  }
+
+  /**
+   * Complex's output: complex64 from float32 parts, complex128 from float64 (MindSpore's checks).
+   */
+  private static AbstractTensor complexType(AbstractTensor re, AbstractTensor im) {
+    if (re.dtype() != im.dtype() || (re.dtype() != DType.FLOAT32 && re.dtype() != DType.FLOAT64)) {
+      throw MsException.typeError(
+          "For 'Complex', the 'real' and 'imag' must be both float32 or both float64, but got "
+              + re.dtype()
+              + " and "
+              + im.dtype()
+              + ".");
+    }
+    dev.msjvm.engine.ir.Shape out =
+        dev.msjvm.engine.ir.Shape.broadcast("Complex", "real", "imag", re.shape(), im.shape());
+    return new AbstractTensor(
+        out, re.dtype() == DType.FLOAT32 ? DType.COMPLEX64 : DType.COMPLEX128);
   }
 
   static Tensor[] one(Tensor t) {
@@ -185,17 +251,74 @@ final class ElementwiseOps {
           };
       case "Maximum", "Minimum" ->
           g -> {
-            // MindSpore's MaximumGrad gives ties to x: x >= y selects x (x <= y for Minimum).
-            String cmp = name.equals("Maximum") ? "GreaterEqual" : "LessEqual";
-            Tensor maskX =
-                g.op(
-                    "Cast",
-                    Attrs.of("dtype", g.dout(0).dtype().name()),
-                    g.op(cmp, NONE, g.in(0), g.in(1)));
+            // MindSpore 2.10's MaximumGrad/MinimumGrad split a tie: x gets 1 where it wins, 1/2
+            // where x == y (measured with ms.grad), y the rest.
+            String cmp = name.equals("Maximum") ? "Greater" : "Less";
+            Attrs cast = Attrs.of("dtype", g.dout(0).dtype().name());
+            Tensor wins = g.op("Cast", cast, g.op(cmp, NONE, g.in(0), g.in(1)));
+            Tensor ties = g.op("Cast", cast, g.op("Equal", NONE, g.in(0), g.in(1)));
+            Tensor maskX = g.op("Add", NONE, wins, scalar(g, "Mul", ties, 0.5, false));
             Tensor dx = g.op("Mul", NONE, g.dout(0), maskX);
             Tensor dy = g.op("Sub", NONE, g.dout(0), dx);
             return new Tensor[] {g.sumTo(dx, g.in(0).shape()), g.sumTo(dy, g.in(1).shape())};
           };
+      // dP/da is IgammaGradA; dP/dx = x^(a-1) e^-x / Gamma(a). Igammac = 1 - Igamma.
+      case "Igamma", "Igammac" ->
+          g -> {
+            Tensor a = g.in(0);
+            Tensor x = g.in(1);
+            double sign = name.equals("Igamma") ? 1 : -1;
+            Tensor da =
+                g.needs(0)
+                    ? g.sumTo(
+                        scalar(
+                            g,
+                            "Mul",
+                            g.op("Mul", NONE, g.dout(0), g.op("IgammaGradA", NONE, a, x)),
+                            sign,
+                            false),
+                        a.shape())
+                    : null;
+            Tensor dx = null;
+            if (g.needs(1)) {
+              Tensor logDensity =
+                  g.op(
+                      "Sub",
+                      NONE,
+                      g.op(
+                          "Sub",
+                          NONE,
+                          g.op("Mul", NONE, scalar(g, "Sub", a, 1.0, false), g.op("Log", NONE, x)),
+                          x),
+                      g.op("Lgamma", NONE, a));
+              dx =
+                  g.sumTo(
+                      scalar(
+                          g,
+                          "Mul",
+                          g.op("Mul", NONE, g.dout(0), g.op("Exp", NONE, logDensity)),
+                          sign,
+                          false),
+                      x.shape());
+            }
+            return new Tensor[] {da, dx};
+          };
+      // MindSpore's Zeta bprop: dq = -x zeta(x + 1, q) dout; x gets none.
+      case "Zeta" ->
+          g -> {
+            Tensor x = g.in(0);
+            Tensor dq = null;
+            if (g.needs(1)) {
+              Tensor next = g.op("Zeta", NONE, scalar(g, "Add", x, 1.0, false), g.in(1));
+              dq =
+                  g.sumTo(
+                      g.op("Neg", NONE, g.op("Mul", NONE, g.dout(0), g.op("Mul", NONE, x, next))),
+                      g.in(1).shape());
+            }
+            return new Tensor[] {null, dq};
+          };
+      case "IgammaGradA" -> GradRule.UNDEFINED;
+      case "Gcd", "Lcm" -> GradRule.NONE;
       case "Pow" ->
           g -> {
             Tensor x = g.in(0);
@@ -244,13 +367,20 @@ final class ElementwiseOps {
                       d,
                       scalar(g, "Mul", scalar(g, "Pow", x, s - 1, false), s, false));
           case "Maximum", "Minimum" -> {
-            String cmp = op.equals("Maximum") ? "GreaterEqual" : "LessEqual";
-            Tensor mask =
+            // x gets 1 where it wins over the scalar, 1/2 on a tie (as the tensor form)
+            String cmp = op.equals("Maximum") ? "Greater" : "Less";
+            Attrs cast = Attrs.of("dtype", d.dtype().name());
+            Tensor wins =
                 g.op(
                     "Cast",
-                    Attrs.of("dtype", d.dtype().name()),
+                    cast,
                     g.op("ScalarOp", Attrs.of("op", cmp, "scalar", s, "left", false), x));
-            yield g.op("Mul", NONE, d, mask);
+            Tensor ties =
+                g.op(
+                    "Cast",
+                    cast,
+                    g.op("ScalarOp", Attrs.of("op", "Equal", "scalar", s, "left", false), x));
+            yield g.op("Mul", NONE, d, g.op("Add", NONE, wins, scalar(g, "Mul", ties, 0.5, false)));
           }
           default -> null;
         };
@@ -277,14 +407,32 @@ final class ElementwiseOps {
       case RELU -> g -> one(g.op("ReluGrad", NONE, g.dout(0), g.out(0)));
       case SIGMOID -> g -> one(g.op("SigmoidGrad", NONE, g.out(0), g.dout(0)));
       case TANH -> g -> one(g.op("TanhGrad", NONE, g.out(0), g.dout(0)));
-      // d erf(x)/dx = 2/sqrt(pi) exp(-x^2)
-      case ERF ->
+      // d erf(x)/dx = 2/sqrt(pi) exp(-x^2); erfc's is its negation
+      case ERF, ERFC ->
           g -> {
             Tensor bell = g.op("Exp", NONE, g.op("Neg", NONE, g.op("Square", NONE, g.in(0))));
-            return one(
-                g.op(
-                    "Mul", NONE, g.dout(0), scalar(g, "Mul", bell, 2 / Math.sqrt(Math.PI), false)));
+            double k = (u == Elementwise.Unary.ERF ? 2 : -2) / Math.sqrt(Math.PI);
+            return one(g.op("Mul", NONE, g.dout(0), scalar(g, "Mul", bell, k, false)));
           };
+      // Piecewise constant: zero gradient (MindSpore's bprops return zeros_like(x)).
+      case FLOOR, CEIL, ROUND, TRUNC, SIGN -> g -> one(g.op("ZerosLike", NONE, g.in(0)));
+      case LOG1P -> g -> one(g.op("Div", NONE, g.dout(0), scalar(g, "Add", g.in(0), 1.0, false)));
+      case EXPM1 -> g -> one(g.op("Mul", NONE, g.dout(0), scalar(g, "Add", g.out(0), 1.0, false)));
+      case SIN -> g -> one(g.op("Mul", NONE, g.dout(0), g.op("Cos", NONE, g.in(0))));
+      case COS ->
+          g -> one(g.op("Neg", NONE, g.op("Mul", NONE, g.dout(0), g.op("Sin", NONE, g.in(0)))));
+      // d(1/x) = -out^2; d(x^-1/2) = -out^3 / 2
+      case RECIPROCAL ->
+          g -> one(g.op("Neg", NONE, g.op("Mul", NONE, g.dout(0), g.op("Square", NONE, g.out(0)))));
+      case RSQRT ->
+          g -> {
+            Tensor cube = g.op("Mul", NONE, g.op("Square", NONE, g.out(0)), g.out(0));
+            return one(scalar(g, "Mul", g.op("Mul", NONE, g.dout(0), cube), -0.5, false));
+          };
+      case IS_NAN, IS_INF, IS_FINITE -> GradRule.NONE;
+      case LGAMMA -> g -> one(g.op("Mul", NONE, g.dout(0), g.op("Digamma", NONE, g.in(0))));
+      // MindSpore differentiates Digamma with Polygamma, which msjvm does not have yet.
+      case DIGAMMA -> GradRule.UNDEFINED;
     };
   }
 }

@@ -105,7 +105,16 @@ final class IndexOps {
                             c.in(1),
                             c.attrs().integer("axis"),
                             new Shape(c.attrs().ints("shape")))),
-                GradRule.UNDEFINED)
+                // Scatter-add's adjoint is the gather at the same indices.
+                g ->
+                    new Tensor[] {
+                      g.op(
+                          "Gather",
+                          Attrs.of("axis", g.attrs().integer("axis")),
+                          g.dout(0),
+                          g.in(1)),
+                      null
+                    })
             .infers(
                 Infer.one(
                     (a, in) ->

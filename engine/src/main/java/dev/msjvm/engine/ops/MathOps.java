@@ -111,6 +111,33 @@ final class MathOps {
             .infers(softmaxType("LogSoftmax"))
             .role(CostRole.SOFTMAX)
             .shards(ReductionRules.softmax("LogSoftmax")));
+    // CumSum (attributes axis, exclusive, reverse): the gradient is the cumulative sum of dout
+    // the other way round; the axis stays whole when sharded (CumSumInfo).
+    defs.add(
+        OpDef.of(
+                "CumSum",
+                c ->
+                    one(
+                        Reductions.cumSum(
+                            c.in(0),
+                            c.attrs().integer("axis"),
+                            c.attrs().bool("exclusive", false),
+                            c.attrs().bool("reverse", false))),
+                g ->
+                    one(
+                        g.op(
+                            "CumSum",
+                            Attrs.of(
+                                "axis",
+                                g.attrs().integer("axis"),
+                                "exclusive",
+                                g.attrs().bool("exclusive", false),
+                                "reverse",
+                                !g.attrs().bool("reverse", false)),
+                            g.dout(0))))
+            .infers(Infer.one((a, in) -> Reductions.cumSumType(in.get(0), a.integer("axis"))))
+            .role(CostRole.SOFTMAX)
+            .shards(ReductionRules.softmax("CumSum")));
     defs.add(activationGrad("ReluGrad", 0, 0));
     defs.add(activationGrad("SigmoidGrad", 1, 1));
     defs.add(activationGrad("TanhGrad", 2, 1));

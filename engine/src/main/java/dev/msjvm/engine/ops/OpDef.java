@@ -84,6 +84,41 @@ public record OpDef(
         name, kernel, grad, stateful, written, infer, costRole, aliases, rule.named(name));
   }
 
+  /**
+   * The operators whose kernels take complex tensors: the conversions (Real, Imag, Complex, Cast)
+   * and those that only move or reshape storage. Every other operator refuses a complex input with
+   * a TypeError naming itself (see {@link #checkReal}).
+   */
+  private static final java.util.Set<String> COMPLEX_OPERATORS =
+      java.util.Set.of(
+          "Real",
+          "Imag",
+          "Complex",
+          "Cast",
+          "Reshape",
+          "ExpandDims",
+          "Squeeze",
+          "Flatten",
+          "Identity",
+          "Load",
+          "StopGradient");
+
+  /** Whether this operator's kernel takes complex tensors. */
+  public boolean acceptsComplex() {
+    return COMPLEX_OPERATORS.contains(name);
+  }
+
+  /**
+   * A TypeError when input {@code type} is complex and this operator does not take complex tensors
+   * (its kernel reads elements as real numbers).
+   */
+  public void checkReal(dev.msjvm.engine.ir.DType type) {
+    if (type.isComplex() && !acceptsComplex()) {
+      throw dev.msjvm.engine.MsException.typeError(
+          "For '" + name + "', " + type + " tensors are not supported by msjvm yet.");
+    }
+  }
+
   /** The input whose storage output {@code j} is, or -1 for new storage. */
   public int aliasOf(int j) {
     return j < aliases.size() ? aliases.get(j) : -1;

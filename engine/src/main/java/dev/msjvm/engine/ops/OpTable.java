@@ -22,10 +22,12 @@ public final class OpTable {
             ElementwiseOps.defs(),
             ArrayOps.defs(),
             MathOps.defs(),
+            LinalgOps.defs(),
             NnOps.defs(),
             IndexOps.defs(),
             OptimizerOps.defs(),
-            DebugOps.defs())) {
+            DebugOps.defs(),
+            PythonPrimitiveOps.defs())) {
       for (OpDef d : family) {
         if (m.put(d.name(), d) != null) {
           throw new IllegalStateException("operator " + d.name() + " declared twice");

@@ -29,6 +29,12 @@ public final class Elementwise {
     POW("Pow"),
     FLOOR_DIV("FloorDiv"),
     FLOOR_MOD("FloorMod"),
+    IGAMMA("Igamma"),
+    IGAMMAC("Igammac"),
+    IGAMMA_GRAD_A("IgammaGradA"),
+    ZETA("Zeta"),
+    GCD("Gcd"),
+    LCM("Lcm"),
     EQUAL("Equal"),
     NOT_EQUAL("NotEqual"),
     LESS("Less"),
@@ -78,6 +84,9 @@ public final class Elementwise {
     static String[] argumentNames(String name) {
       return switch (name) {
         case "AddExt", "SubExt", "FloorDiv", "NotEqual" -> new String[] {"input", "other"};
+        case "Igamma", "Igammac", "IgammaGradA" -> new String[] {"a", "x"};
+        case "Zeta" -> new String[] {"x", "q"};
+        case "Gcd", "Lcm" -> new String[] {"x1", "x2"};
         default -> new String[] {"input1", "input2"};
       };
     }
@@ -94,7 +103,24 @@ public final class Elementwise {
     RELU("ReLU"),
     SIGMOID("Sigmoid"),
     TANH("Tanh"),
-    ERF("Erf");
+    ERF("Erf"),
+    ERFC("Erfc"),
+    FLOOR("Floor"),
+    CEIL("Ceil"),
+    ROUND("Round"),
+    TRUNC("Trunc"),
+    SIGN("Sign"),
+    LOG1P("Log1p"),
+    EXPM1("Expm1"),
+    SIN("Sin"),
+    COS("Cos"),
+    RECIPROCAL("Reciprocal"),
+    RSQRT("Rsqrt"),
+    IS_NAN("IsNan"),
+    IS_INF("IsInf"),
+    IS_FINITE("IsFinite"),
+    LGAMMA("Lgamma"),
+    DIGAMMA("Digamma");
 
     private final String primitive;
 
@@ -130,6 +156,7 @@ public final class Elementwise {
     Binary op = Binary.of(primitive);
     String[] names = Binary.argumentNames(primitive);
     Shape out = Shape.broadcast(primitive, names[0], names[1], x.shape(), y.shape());
+    checkSpecial(op, names, x.dtype(), y.dtype());
     DType compute = DType.promote(x.dtype(), y.dtype());
     return apply(op, compute, x, y, out);
   }
@@ -139,7 +166,78 @@ public final class Elementwise {
     Binary op = Binary.of(primitive);
     String[] names = Binary.argumentNames(primitive);
     Shape out = Shape.broadcast(primitive, names[0], names[1], x.shape(), y.shape());
+    checkSpecial(op, names, x.dtype(), y.dtype());
     return new AbstractTensor(out, resultType(op, DType.promote(x.dtype(), y.dtype())));
+  }
+
+  /**
+   * MindSpore 2.10's input checks of the ops that take no promotion: Igamma, Igammac, IgammaGradA
+   * and Zeta take float32 or float64 of one type; Gcd takes int16/int32/int64 and Lcm int32/int64
+   * (either may mix widths, promoted).
+   */
+  private static void checkSpecial(Binary op, String[] names, DType x, DType y) {
+    switch (op) {
+      case IGAMMA, IGAMMAC, IGAMMA_GRAD_A, ZETA -> {
+        // Zeta checks q first (measured)
+        int first = op == Binary.ZETA ? 1 : 0;
+        for (int k = 0; k < 2; k++) {
+          int i = k == 0 ? first : 1 - first;
+          DType t = i == 0 ? x : y;
+          if (t != DType.FLOAT32 && t != DType.FLOAT64) {
+            throw MsException.typeError(
+                "For primitive["
+                    + op.primitive
+                    + "], the input argument["
+                    + names[i]
+                    + "] must be a type of {Tensor[Float32], Tensor[Float64]}, but got Tensor["
+                    + t.mindsporeName()
+                    + "].");
+          }
+        }
+        if (x != y) {
+          throw MsException.typeError(
+              "For primitive[" + op.primitive + "], the input type must be same.");
+        }
+      }
+      case GCD -> {
+        for (DType t : new DType[] {x, y}) {
+          if (t != DType.INT16 && t != DType.INT32 && t != DType.INT64) {
+            throw MsException.typeError(
+                "For Primitive[Gcd], the type of the input tensor must be [Int16, Int32, Int64],"
+                    + " but got "
+                    + t.mindsporeName()
+                    + "!");
+          }
+        }
+      }
+      case LCM -> {
+        for (int i = 0; i < 2; i++) {
+          DType t = i == 0 ? x : y;
+          if (t != DType.INT32 && t != DType.INT64) {
+            throw MsException.typeError(
+                "For primitive[Lcm], the input argument["
+                    + names[i]
+                    + "] must be a type of {Tensor[Int32], Tensor[Int64]}, but got Tensor["
+                    + t.mindsporeName()
+                    + "].");
+          }
+        }
+      }
+      default -> {}
+    }
+  }
+
+  /** Complex's kernel: {@code re + i im}, broadcast to {@code type} (its output type). */
+  public static Tensor complex(Tensor re, Tensor im, AbstractTensor type) {
+    int[] ri = Broadcast.indices(re.shape(), type.shape());
+    int[] ii = Broadcast.indices(im.shape(), type.shape());
+    double[] r = new double[ri.length];
+    double[] m = new double[ri.length];
+    for (int k = 0; k < ri.length; k++) {
+      r[k] = re.getDouble(ri[k]);
+      m[k] = im.getDouble(ii[k]);
+    }
+    return Tensor.ofComplex(type.dtype(), type.shape(), r, m);
   }
 
   /** The type of {@link #binaryScalar}'s result, with its errors; reads no values. */
@@ -198,7 +296,7 @@ public final class Elementwise {
   private static DType resultType(Binary op, DType compute) {
     if (compute == DType.BOOL
         && (op == Binary.MINIMUM || op == Binary.POW || op == Binary.FLOOR_MOD)) {
-      throw unsupported(op.primitive, compute);
+      throw unsupported(op.primitive, compute, false);
     }
     return op.isComparison()
         ? DType.BOOL
@@ -258,6 +356,10 @@ public final class Elementwise {
         double r = a % b;
         yield r != 0 && (r < 0) != (b < 0) ? r + b : r;
       }
+      case IGAMMA -> SpecialFunctions.igamma(a, b);
+      case IGAMMAC -> SpecialFunctions.igammac(a, b);
+      case IGAMMA_GRAD_A -> SpecialFunctions.igammaGradA(a, b);
+      case ZETA -> SpecialFunctions.zeta(a, b);
       default -> throw new IllegalStateException(op.name());
     };
   }
@@ -273,6 +375,8 @@ public final class Elementwise {
       case FLOOR_DIV -> b == 0 ? (a == 0 ? 0 : a > 0 ? maxOf(type) : minOf(type)) : floorDiv(a, b);
       // Measured: x % 0 is 0 for 8/16-bit types and the type's minimum for int32/int64.
       case FLOOR_MOD -> b == 0 ? (type.itemSize() <= 2 ? 0 : minOf(type)) : Math.floorMod(a, b);
+      case GCD -> SpecialFunctions.gcd(a, b);
+      case LCM -> SpecialFunctions.lcm(a, b);
       default -> throw new IllegalStateException(op.name());
     };
   }
@@ -339,31 +443,117 @@ public final class Elementwise {
     };
   }
 
+  /**
+   * The result type of {@code op} on {@code in}, or MindSpore's error where its CPU kernel has no
+   * such type. Measured on MindSpore 2.10's CPU wheel: Exp, Log, Sigmoid, Tanh, Erf, Erfc, Floor,
+   * Ceil, Log1p, Expm1, Sin, Cos, Rsqrt, IsInf, Lgamma and Digamma take floats only; Sign and Round
+   * take int32, int64 and floats; Neg and Square reject bool; Sqrt and Reciprocal of an integer or
+   * bool are float32; IsNan and IsFinite take every type; the three predicates give bool; the rest
+   * keep the type.
+   */
   private static DType unaryResult(Unary op, DType in) {
-    boolean floatOnly =
-        op == Unary.EXP
-            || op == Unary.LOG
-            || op == Unary.SIGMOID
-            || op == Unary.TANH
-            || op == Unary.ERF;
-    if ((floatOnly && !in.isFloat())
-        || (in == DType.BOOL && (op == Unary.NEG || op == Unary.SQUARE))) {
-      throw unsupported(op.primitive, in);
+    switch (op) {
+      case EXP,
+          LOG,
+          SIGMOID,
+          TANH,
+          ERF,
+          ERFC,
+          FLOOR,
+          CEIL,
+          LOG1P,
+          EXPM1,
+          SIN,
+          COS,
+          RSQRT,
+          IS_INF -> {
+        if (!in.isFloat()) {
+          throw unsupported(op.primitive, in, true);
+        }
+      }
+      case SIGN, ROUND -> {
+        if (!in.isFloat() && in != DType.INT32 && in != DType.INT64) {
+          throw op == Unary.ROUND
+              ? MsException.runtimeError(
+                  "For 'Round', it does not support this kernel type: input("
+                      + in
+                      + "), output("
+                      + in
+                      + ").")
+              : unsupported(op.primitive, in, false);
+        }
+      }
+      case NEG, SQUARE -> {
+        if (in == DType.BOOL) {
+          throw unsupported(op.primitive, in, false);
+        }
+      }
+      default -> {}
     }
-    return op == Unary.SQRT && !in.isFloat() ? DType.FLOAT32 : in;
+    return switch (op) {
+      case IS_NAN, IS_INF, IS_FINITE -> DType.BOOL;
+      case SQRT, RECIPROCAL -> in.isFloat() ? in : DType.FLOAT32;
+      default -> in;
+    };
   }
 
   /**
-   * {@code op(x)}. Measured result types: Sqrt of an integer or bool tensor is float32; Exp, Log,
-   * Sigmoid and Tanh accept only floats; Neg and Square reject bool; Abs and ReLU keep every type.
+   * {@code op(v)} for a float16 element: MindSpore's half kernels round {@code 1 + v} before
+   * Log1p's logarithm and {@code exp(v)} before Expm1's subtraction (measured: Log1p(0.3) is
+   * 0.26221, not 0.26245); the other ops as {@link #apply}.
+   */
+  private static double applyHalf(Unary op, double v) {
+    return switch (op) {
+      case LOG1P -> Math.log(Tensor.roundFloat(DType.FLOAT16, 1 + v)) + 0.0;
+      case EXPM1 -> Tensor.roundFloat(DType.FLOAT16, Math.exp(v)) - 1.0;
+      default -> apply(op, v);
+    };
+  }
+
+  /** {@code op(v)} in double precision (the float results; predicates give 1 or 0). */
+  private static double apply(Unary op, double v) {
+    return switch (op) {
+      case NEG -> -v;
+      case ABS -> Math.abs(v);
+      case EXP -> Math.exp(v);
+      case LOG -> Math.log(v);
+      case SQRT -> Math.sqrt(v);
+      case SQUARE -> v * v;
+      case RELU -> v > 0 ? v : 0.0;
+      case SIGMOID -> 1 / (1 + Math.exp(-v));
+      case TANH -> Math.tanh(v);
+      case ERF -> ErrorFunction.erf(v);
+      case ERFC -> ErrorFunction.erfc(v);
+      case FLOOR -> Math.floor(v);
+      case CEIL -> Math.ceil(v);
+      case ROUND -> Math.rint(v); // half to even, as MindSpore's kernel
+      case TRUNC -> v < 0 ? Math.ceil(v) : Math.floor(v);
+      case SIGN -> Double.isNaN(v) ? 0.0 : Math.signum(v) + 0.0; // nan and -0 give 0
+      case LOG1P -> Math.log1p(v) + 0.0; // -0 gives +0, as MindSpore's kernels
+      case EXPM1 -> Math.expm1(v) + 0.0;
+      case SIN -> Math.sin(v);
+      case COS -> Math.cos(v);
+      case RECIPROCAL -> 1 / v;
+      case RSQRT -> 1 / Math.sqrt(v);
+      case IS_NAN -> Double.isNaN(v) ? 1 : 0;
+      case IS_INF -> Double.isInfinite(v) ? 1 : 0;
+      case IS_FINITE -> Double.isFinite(v) ? 1 : 0;
+      case LGAMMA -> SpecialFunctions.lgamma(v);
+      case DIGAMMA -> SpecialFunctions.digamma(v);
+    };
+  }
+
+  /**
+   * {@code op(x)}, with the result types of {@link #unaryResult}. Floats are computed in double and
+   * rounded once to the result type; integers stay exact (Trunc and Round keep them, Sign gives -1,
+   * 0 or 1).
    */
   public static Tensor unary(Unary op, Tensor x) {
     DType in = x.dtype();
     DType result = unaryResult(op, in);
     Tensor r = Tensor.zeros(result, x.shape());
     int n = r.size();
-    if (in == DType.FLOAT32) {
-      // Same values as the general path: each result is computed in double and rounded once.
+    if (in == DType.FLOAT32 && result == DType.FLOAT32) {
       float[] a = x.floats();
       float[] o = r.floats();
       switch (op) {
@@ -384,40 +574,17 @@ public final class Elementwise {
         }
         default -> {
           for (int i = 0; i < n; i++) {
-            double v = a[i];
-            o[i] =
-                (float)
-                    switch (op) {
-                      case ABS -> Math.abs(v);
-                      case EXP -> Math.exp(v);
-                      case LOG -> Math.log(v);
-                      case SQRT -> Math.sqrt(v);
-                      case SIGMOID -> 1 / (1 + Math.exp(-v));
-                      case ERF -> ErrorFunction.erf(v);
-                      default -> Math.tanh(v);
-                    };
+            o[i] = (float) apply(op, a[i]);
           }
         }
       }
       return r;
     }
-    if (result.isFloat()) {
+    if (result.isFloat() || result == DType.BOOL) {
+      boolean half = in == DType.FLOAT16;
       for (int i = 0; i < n; i++) {
         double v = x.getDouble(i);
-        r.setDouble(
-            i,
-            switch (op) {
-              case NEG -> -v;
-              case ABS -> Math.abs(v);
-              case EXP -> Math.exp(v);
-              case LOG -> Math.log(v);
-              case SQRT -> Math.sqrt(v);
-              case SQUARE -> v * v;
-              case RELU -> v > 0 ? v : 0.0;
-              case SIGMOID -> 1 / (1 + Math.exp(-v));
-              case TANH -> Math.tanh(v);
-              case ERF -> ErrorFunction.erf(v);
-            });
+        r.setDouble(i, half ? applyHalf(op, v) : apply(op, v));
       }
     } else {
       for (int i = 0; i < n; i++) {
@@ -429,6 +596,8 @@ public final class Elementwise {
               case ABS -> Math.abs(v);
               case SQUARE -> v * v;
               case RELU -> Math.max(v, 0);
+              case TRUNC, ROUND -> v;
+              case SIGN -> Long.signum(v);
               default -> throw new IllegalStateException(op.name());
             });
       }
@@ -437,18 +606,16 @@ public final class Elementwise {
   }
 
   /** MindSpore's text when no CPU kernel exists for a type, plus what the op does accept. */
-  private static MsException unsupported(String primitive, DType type) {
+  private static MsException unsupported(String primitive, DType type, boolean floatOnly) {
     return MsException.typeError(
         "Select CPU operator["
             + primitive
             + "] fail! Unsupported data type! The input is "
             + type
-            + (primitive.equals("Exp")
-                    || primitive.equals("Log")
-                    || primitive.equals("Sigmoid")
-                    || primitive.equals("Tanh")
-                    || primitive.equals("Erf")
+            + (floatOnly
                 ? "; this operator needs a float tensor (cast it with astype(mindspore.float32))."
-                : "; this operator does not accept Bool tensors."));
+                : type == DType.BOOL
+                    ? "; this operator does not accept Bool tensors."
+                    : "; this operator needs an int32, int64 or float tensor."));
   }
 }

@@ -49,6 +49,72 @@ public final class Reductions {
     }
   }
 
+  /**
+   * The type of {@link #cumSum}: its input's; bool and an axis outside {@code [-rank, rank)} are
+   * MindSpore 2.10's TypeError and ValueError.
+   */
+  public static AbstractTensor cumSumType(AbstractTensor x, int axis) {
+    if (x.dtype() == DType.BOOL) {
+      throw MsException.typeError(
+          "For primitive[CumSum], the input argument[x] must be a type of {Tensor[BFloat16],"
+              + " Tensor[Complex128], Tensor[Complex64], Tensor[Float16], Tensor[Float32],"
+              + " Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8],"
+              + " Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]}, but got"
+              + " Tensor[Bool].");
+    }
+    int rank = x.rank();
+    if (axis < -rank || axis >= rank) {
+      throw MsException.valueError(
+          "For primitive[CumSum], the axis must be in ["
+              + -rank
+              + ","
+              + rank
+              + "), but got "
+              + axis
+              + ".");
+    }
+    return x;
+  }
+
+  /**
+   * MindSpore's CumSum: running sums of {@code x} along {@code axis}; {@code exclusive} leaves out
+   * each element itself (the first sum is 0), {@code reverse} runs from the end. Floats accumulate
+   * in double and round on store; integers wrap to their type. Example: {@code cumSum([[1, 2, 3]],
+   * 1, true, false)} is {@code [[0, 1, 3]]}.
+   */
+  public static Tensor cumSum(Tensor x, int axis, boolean exclusive, boolean reverse) {
+    cumSumType(x.type(), axis);
+    Shape shape = x.shape();
+    int a = axis < 0 ? axis + shape.rank() : axis;
+    int len = shape.dim(a);
+    int inner = 1;
+    for (int d = a + 1; d < shape.rank(); d++) {
+      inner *= shape.dim(d);
+    }
+    int outer = len == 0 || inner == 0 ? 0 : x.size() / (len * inner);
+    Tensor r = Tensor.zeros(x.dtype(), shape);
+    boolean isFloat = x.dtype().isFloat();
+    for (int o = 0; o < outer; o++) {
+      for (int in = 0; in < inner; in++) {
+        double fsum = 0;
+        long isum = 0;
+        for (int k = 0; k < len; k++) {
+          int i = (o * len + (reverse ? len - 1 - k : k)) * inner + in;
+          if (isFloat) {
+            double v = x.getDouble(i);
+            r.setDouble(i, exclusive ? fsum : fsum + v);
+            fsum += v;
+          } else {
+            long v = x.getLong(i);
+            r.setLong(i, exclusive ? isum : isum + v);
+            isum += v;
+          }
+        }
+      }
+    }
+    return r;
+  }
+
   /** {@code op} over {@code axes} of {@code x}; errors name primitive {@code op.primitive()}. */
   public static Tensor reduce(Op op, Tensor x, List<Integer> axes, boolean keepDims) {
     return reduce(op, op.primitive(), x, axes, keepDims);

@@ -17,10 +17,13 @@ import java.util.Objects;
  * <p>Storage by type: {@code float[]} for float32, float16 and bfloat16 (values are kept rounded to
  * the type's precision, so a float16 tensor never holds a value float16 cannot represent), {@code
  * double[]} for float64, {@code int[]} for int8/int16/int32/uint8 (wrapped to the type's range),
- * {@code long[]} for int64, {@code boolean[]} for bool. Tensors are immutable once built: kernels
- * write only into the arrays of tensors they create, with one exception: an optimizer kernel may
- * overwrite the tensor a {@link Variable} owns exclusively ({@link Variable#writable}). Example:
- * {@code Tensor.of(DType.INT32, Shape.of(2), List.of(1, 2)).toList()} is {@code [1, 2]}.
+ * {@code long[]} for int64, {@code boolean[]} for bool, {@link Complex} (real and imaginary parts,
+ * complex64's rounded to float) for complex64/complex128; element reads and writes as double or
+ * long refuse complex tensors ({@link #real}, {@link #imag}, {@link #setComplex} read and write
+ * them). Tensors are immutable once built: kernels write only into the arrays of tensors they
+ * create, with one exception: an optimizer kernel may overwrite the tensor a {@link Variable} owns
+ * exclusively ({@link Variable#writable}). Example: {@code Tensor.of(DType.INT32, Shape.of(2),
+ * List.of(1, 2)).toList()} is {@code [1, 2]}.
  */
 public final class Tensor {
   private final DType dtype;
@@ -65,8 +68,41 @@ public final class Tensor {
           case INT -> new int[n];
           case LONG -> new long[n];
           case BOOL -> new boolean[n];
+          case COMPLEX -> new Complex(new double[n], new double[n]);
         };
     return new Tensor(dtype, shape, data);
+  }
+
+  /** The storage of a complex tensor: real and imaginary parts, one array each. */
+  private record Complex(double[] re, double[] im) {
+    Complex copy() {
+      return new Complex(re.clone(), im.clone());
+    }
+  }
+
+  private Complex complex() {
+    if (values() instanceof Complex c) {
+      return c;
+    }
+    throw new IllegalStateException(dtype + " tensor is not complex");
+  }
+
+  /** The real part of element {@code i} (the value itself for a real tensor). */
+  public double real(int i) {
+    return values() instanceof Complex c ? c.re[i] : getDouble(i);
+  }
+
+  /** The imaginary part of element {@code i} (0 for a real tensor). */
+  public double imag(int i) {
+    return values() instanceof Complex c ? c.im[i] : 0;
+  }
+
+  /** Sets element {@code i} of a complex tensor (complex64 rounds both parts to float). */
+  void setComplex(int i, double re, double im) {
+    Complex c = complex();
+    boolean narrow = dtype == DType.COMPLEX64;
+    c.re[i] = narrow ? (float) re : re;
+    c.im[i] = narrow ? (float) im : im;
   }
 
   /** A tensor of {@code dtype} whose element {@code i} is {@code f(i)}, rounded as a cast does. */
@@ -100,7 +136,9 @@ public final class Tensor {
     }
     for (int i = 0; i < values.size(); i++) {
       Object v = values.get(i);
-      if (v instanceof Boolean b) {
+      if (dtype.isComplex() && v instanceof Number n) {
+        t.setComplex(i, n.doubleValue(), 0); // a real value, imaginary part 0
+      } else if (v instanceof Boolean b) {
         t.setLong(i, b ? 1 : 0);
       } else if (v instanceof Double || v instanceof Float) {
         t.setDouble(i, ((Number) v).doubleValue());
@@ -112,6 +150,74 @@ public final class Tensor {
                 + (v == null ? "None" : v.getClass().getSimpleName())
                 + ".");
       }
+    }
+    return t;
+  }
+
+  /** A complex tensor from the real and imaginary parts of its row-major elements. */
+  public static Tensor ofComplex(DType dtype, Shape shape, double[] re, double[] im) {
+    if (!dtype.isComplex() || re.length != im.length) {
+      throw new IllegalArgumentException(dtype + " from " + re.length + "/" + im.length + " parts");
+    }
+    Tensor t = zeros(dtype, shape);
+    if (re.length != t.size()) {
+      throw MsException.valueError(
+          "The number of values " + re.length + " does not match the shape " + shape + ".");
+    }
+    for (int i = 0; i < re.length; i++) {
+      t.setComplex(i, re[i], im[i]);
+    }
+    return t;
+  }
+
+  /**
+   * A tensor of this one's type and {@code shape} whose element {@code i} is this one's element
+   * {@code index.applyAsInt(i)}: an exact copy of values for every storage type, complex included
+   * (slices, gathers).
+   */
+  public Tensor take(Shape shape, java.util.function.IntUnaryOperator index) {
+    Tensor t = zeros(dtype, shape);
+    int n = t.size();
+    switch (values()) {
+      case float[] a -> {
+        float[] o = (float[]) t.data;
+        for (int i = 0; i < n; i++) {
+          o[i] = a[index.applyAsInt(i)];
+        }
+      }
+      case double[] a -> {
+        double[] o = (double[]) t.data;
+        for (int i = 0; i < n; i++) {
+          o[i] = a[index.applyAsInt(i)];
+        }
+      }
+      case int[] a -> {
+        int[] o = (int[]) t.data;
+        for (int i = 0; i < n; i++) {
+          o[i] = a[index.applyAsInt(i)];
+        }
+      }
+      case long[] a -> {
+        long[] o = (long[]) t.data;
+        for (int i = 0; i < n; i++) {
+          o[i] = a[index.applyAsInt(i)];
+        }
+      }
+      case boolean[] a -> {
+        boolean[] o = (boolean[]) t.data;
+        for (int i = 0; i < n; i++) {
+          o[i] = a[index.applyAsInt(i)];
+        }
+      }
+      case Complex a -> {
+        Complex o = (Complex) t.data;
+        for (int i = 0; i < n; i++) {
+          int j = index.applyAsInt(i);
+          o.re[i] = a.re[j];
+          o.im[i] = a.im[j];
+        }
+      }
+      default -> throw new IllegalStateException("unknown storage " + data.getClass());
     }
     return t;
   }
@@ -148,6 +254,8 @@ public final class Tensor {
         case BFLOAT16 -> setDouble(i, Float.intBitsToFloat((b.getShort() & 0xffff) << 16));
         case FLOAT32 -> setDouble(i, b.getFloat());
         case FLOAT64 -> setDouble(i, b.getDouble());
+        case COMPLEX64 -> setComplex(i, b.getFloat(), b.getFloat());
+        case COMPLEX128 -> setComplex(i, b.getDouble(), b.getDouble());
       }
     }
   }
@@ -187,6 +295,7 @@ public final class Tensor {
           case int[] i -> i.clone();
           case long[] l -> l.clone();
           case boolean[] b -> b.clone();
+          case Complex c -> c.copy();
           default -> throw new IllegalStateException("unknown storage " + data.getClass());
         };
     return new Tensor(dtype, shape, copied);
@@ -215,6 +324,9 @@ public final class Tensor {
 
   /** Number of elements. */
   public int size() {
+    if (data instanceof Complex c) {
+      return c.re.length;
+    }
     return data == null ? checkedSize(shape) : java.lang.reflect.Array.getLength(data);
   }
 
@@ -250,8 +362,14 @@ public final class Tensor {
     };
   }
 
-  /** Element {@code i} as the Java value Python should see: Boolean, Long or Double. */
+  /**
+   * Element {@code i} as the Java value Python should see: Boolean, Long or Double, or for a
+   * complex tensor a two-element list of its real and imaginary parts.
+   */
   public Object get(int i) {
+    if (dtype.isComplex()) {
+      return List.of(real(i), imag(i));
+    }
     if (dtype == DType.BOOL) {
       return ((boolean[]) values())[i];
     }
@@ -274,8 +392,16 @@ public final class Tensor {
     }
     Tensor t = zeros(target, shape);
     int n = size();
+    if (target.isComplex()) {
+      for (int i = 0; i < n; i++) {
+        t.setComplex(i, real(i), imag(i));
+      }
+      return t;
+    }
     for (int i = 0; i < n; i++) {
-      if (dtype.isFloat()) {
+      if (dtype.isComplex()) {
+        t.setDouble(i, real(i)); // complex to real keeps the real part, as MindSpore's Cast
+      } else if (dtype.isFloat()) {
         t.setDouble(i, getDouble(i));
       } else {
         t.setLong(i, getLong(i));
@@ -366,7 +492,8 @@ public final class Tensor {
     DOUBLE,
     INT,
     LONG,
-    BOOL
+    BOOL,
+    COMPLEX
   }
 
   private static Storage storage(DType dtype) {
@@ -376,6 +503,7 @@ public final class Tensor {
       case INT8, INT16, INT32, UINT8 -> Storage.INT;
       case INT64 -> Storage.LONG;
       case BOOL -> Storage.BOOL;
+      case COMPLEX64, COMPLEX128 -> Storage.COMPLEX;
     };
   }
 

@@ -73,7 +73,8 @@ public final class TensorFormat {
       return scalarText(t);
     }
     DType dtype = t.dtype();
-    boolean padded = dtype != DType.BOOL && (dtype == DType.BFLOAT16 || !dtype.isFloat());
+    boolean padded =
+        dtype != DType.BOOL && !dtype.isComplex() && (dtype == DType.BFLOAT16 || !dtype.isFloat());
     int width = 0;
     if (padded) {
       // Integers and bfloat16 are right-aligned to the widest element shown.
@@ -97,6 +98,7 @@ public final class TensorFormat {
     return switch (t.dtype()) {
       case BOOL -> t.getLong(0) != 0 ? "True" : "False";
       case FLOAT16, BFLOAT16, FLOAT32, FLOAT64 -> FloatDigits.printfG(rawDouble(t, 0));
+      case COMPLEX64, COMPLEX128 -> complexText(t, 0);
       default -> Long.toString(t.getLong(0));
     };
   }
@@ -108,8 +110,17 @@ public final class TensorFormat {
       case FLOAT16 -> NumpyFormat.rightAlign(FloatDigits.printfE(rawDouble(t, i), 4), 11);
       case FLOAT32, FLOAT64 -> NumpyFormat.rightAlign(FloatDigits.printfE(rawDouble(t, i), 8), 15);
       case BFLOAT16 -> FloatDigits.printfG(rawDouble(t, i));
+      case COMPLEX64, COMPLEX128 -> complexText(t, i);
       default -> Long.toString(t.getLong(i));
     };
+  }
+
+  /**
+   * A complex element as {@code std::complex}'s stringifier writes it: {@code 1+2j}, {@code 3-1j}.
+   */
+  private static String complexText(Tensor t, int i) {
+    String im = FloatDigits.printfG(t.imag(i));
+    return FloatDigits.printfG(t.real(i)) + (im.startsWith("-") ? "" : "+") + im + "j";
   }
 
   /** Element {@code i} widened to double with the sign bit of a NaN kept. */

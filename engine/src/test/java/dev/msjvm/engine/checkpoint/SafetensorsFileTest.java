@@ -29,7 +29,9 @@ class SafetensorsFileTest {
     tensors.put(
         "a", Tensor.fromBytes(DType.INT64, Shape.of(), new byte[] {5, 0, 0, 0, 0, 0, 0, 0}));
     for (DType d : DType.values()) {
-      tensors.put("t_" + d.name(), Tensor.zeros(d, Shape.of(1, 3)));
+      if (!d.isComplex()) { // refused, below
+        tensors.put("t_" + d.name(), Tensor.zeros(d, Shape.of(1, 3)));
+      }
     }
     Path file = dir.resolve("x.safetensors");
     SafetensorsFile.write(file, tensors, Map.of("format", "ms"));
@@ -65,6 +67,18 @@ class SafetensorsFileTest {
       assertEquals(tensors.get(name).dtype(), read.get(name).dtype(), name);
       assertArrayEquals(TensorBytes.of(tensors.get(name)), TensorBytes.of(read.get(name)), name);
     }
+  }
+
+  @Test
+  void complexTensorsAreRefusedByName() {
+    Path file = dir.resolve("c.safetensors");
+    MsException e =
+        assertThrows(
+            MsException.class,
+            () ->
+                SafetensorsFile.write(
+                    file, Map.of("z", Tensor.zeros(DType.COMPLEX64, Shape.of(2))), Map.of()));
+    assertEquals("msjvm does not save Complex64 tensors in safetensors files yet.", e.getMessage());
   }
 
   @Test

@@ -79,6 +79,8 @@ def nested_list(java, dtype, shape):
     """``Tensor.tolist()`` of the engine tensor ``java``: nested lists of bool/int/float, or the
     scalar of a 0-d tensor."""
     from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    if dtype in ("COMPLEX64", "COMPLEX128"):
+        return _complex_pairs(host().tensorToList(java), len(shape))
     bulk = bulk_bytes(java, dtype, shape)
     if bulk is None:
         return host().tensorToList(java)
@@ -94,3 +96,11 @@ def nested_list(java, dtype, shape):
 
 def _bits(code):
     return {"f": 32, "d": 64, "b": 8, "B": 8, "h": 16, "i": 32, "q": 64}[code]
+
+
+def _complex_pairs(value, depth):
+    """The engine's complex elements, [real, imag] pairs ``depth`` lists deep, as Python complex."""
+    if depth == 0:
+        return complex(value[0], value[1])
+    return [_complex_pairs(v, depth - 1) for v in value]
+

@@ -1,13 +1,16 @@
 """``mindspore.dtype`` / ``mindspore.common.dtype``: MindSpore's data types.
 
 A type prints as MindSpore's name (``str(mindspore.float32) == "Float32"``) and repr's as its
-attribute path (``mindspore.float32``). The engine implements the ten element types below; other
-MindSpore types (uint16/32/64, complex, float8...) are not supported yet and are not defined.
+attribute path (``mindspore.float32``). The engine implements the twelve element types below
+(complex64 and complex128 are stored, converted and printed; of the operators only Real, Imag,
+Complex, Cast and the reshapes take them); other MindSpore types (uint16/32/64, float8...) are not
+supported yet and are not defined.
 """
 
 __all__ = ['Type', 'bool_', 'int8', 'byte', 'int16', 'short', 'int32', 'intc', 'int64', 'long', 'intp',
            'uint8', 'ubyte', 'float16', 'half', 'float32', 'single', 'float64', 'double', 'bfloat16',
-           'number_type', 'int_type', 'uint_type', 'float_type', 'all_types',
+           'complex64', 'complex128', 'number_type', 'int_type', 'uint_type', 'float_type', 'complex_type',
+           'all_types',
            'dtype_to_nptype', 'dtype_to_pytype', 'pytype_to_dtype', 'get_py_obj_dtype']
 
 
@@ -47,6 +50,8 @@ float16 = Type("Float16", "float16", "FLOAT16")
 float32 = Type("Float32", "float32", "FLOAT32")
 float64 = Type("Float64", "float64", "FLOAT64")
 bfloat16 = Type("BFloat16", "bfloat16", "BFLOAT16")
+complex64 = Type("Complex64", "complex64", "COMPLEX64")
+complex128 = Type("Complex128", "complex128", "COMPLEX128")
 
 byte = int8
 short = int16
@@ -61,14 +66,15 @@ double = float64
 int_type = (int8, int16, int32, int64)
 uint_type = (uint8,)
 float_type = (float16, float32, float64, bfloat16)
-number_type = int_type + uint_type + float_type
+complex_type = (complex64, complex128)
+number_type = int_type + uint_type + float_type + complex_type
 all_types = (bool_,) + number_type
 
 _BY_ENGINE_NAME = {t.engine_name: t for t in all_types}
 
 _NP_NAMES = {"BOOL": "bool_", "INT8": "int8", "INT16": "int16", "INT32": "int32", "INT64": "int64",
              "UINT8": "uint8", "FLOAT16": "float16", "FLOAT32": "float32", "FLOAT64": "float64",
-             "BFLOAT16": "float32"}
+             "BFLOAT16": "float32", "COMPLEX64": "complex64", "COMPLEX128": "complex128"}
 
 
 def _by_engine_name(name):
@@ -87,6 +93,8 @@ def dtype_to_pytype(type_):
         return bool
     if type_ in int_type or type_ in uint_type:
         return int
+    if type_ in complex_type:
+        return complex
     return float
 
 
@@ -100,6 +108,8 @@ def pytype_to_dtype(obj):
         return int64
     if obj is float:
         return float64
+    if obj is complex:
+        return complex128
     name = getattr(obj, "__name__", None) or str(obj)
     for engine_name, np_name in _NP_NAMES.items():
         if np_name.rstrip("_") == str(name).rstrip("_") and engine_name != "BFLOAT16":

@@ -22,7 +22,8 @@ _DTYPE_LIST = ("[mindspore.int8, mindspore.int16, mindspore.int32, mindspore.int
                "mindspore.bool, mindspore.string_]")
 _INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 _NUMPY_TO_ENGINE = {"bool": "BOOL", "int8": "INT8", "int16": "INT16", "int32": "INT32", "int64": "INT64",
-                    "uint8": "UINT8", "float16": "FLOAT16", "float32": "FLOAT32", "float64": "FLOAT64"}
+                    "uint8": "UINT8", "float16": "FLOAT16", "float32": "FLOAT32", "float64": "FLOAT64",
+                    "complex64": "COMPLEX64", "complex128": "COMPLEX128"}
 
 
 def _numpy_array_type():
@@ -45,12 +46,14 @@ def _flatten(data, original):
         return [v for p in parts for v in p[0]], [len(data)] + inner
     if isinstance(data, Tensor) and data.ndim == 0:
         return [data.item()], []
-    if isinstance(data, (bool, numbers.Integral, numbers.Real)) and not isinstance(data, complex):
+    if isinstance(data, (bool, numbers.Number)):
         return [data], []
     raise TypeError(f"For Tensor, the input_data is {original} that contain unsupported element.")
 
 
 def _infer_dtype(values):
+    if any(isinstance(v, complex) for v in values):
+        return mstype.complex128
     if any(isinstance(v, float) or (isinstance(v, numbers.Real) and not isinstance(v, numbers.Integral))
            for v in values):
         return mstype.float32
@@ -78,8 +81,9 @@ class Tensor:
                 raise TypeError(f"For 'Tensor', the type of 'input_data' should be one of '{_SUPPORTED_INPUT}', "
                                 f"but got type 'NoneType'.")
             shape = [shape] if isinstance(shape, int) else list(shape)
-            if any(d is None or d == -1 for d in shape):
-                raise NotImplementedError(f"For 'Tensor', a dynamic shape {shape} (a None or -1 dimension, "
+            from mindspore.graph.symbol import Symbol  # pylint: disable=import-outside-toplevel
+            if any(d is None or isinstance(d, Symbol) or d == -1 for d in shape):
+                raise NotImplementedError(f"For 'Tensor', a dynamic shape {shape} (a None, -1 or Symbol dimension, "
                                           f"for set_inputs) is not supported by msjvm yet.")
             self._java = host().tensorZeros((dtype or mstype.float32).engine_name, shape).java
             return
@@ -92,8 +96,8 @@ class Tensor:
         if ndarray is not None and isinstance(input_data, ndarray):
             self._java = _from_numpy(input_data, dtype)
             return
-        if isinstance(input_data, (str, bytes, complex)) or not isinstance(
-                input_data, (list, tuple, bool, numbers.Integral, numbers.Real)):
+        if isinstance(input_data, (str, bytes)) or not isinstance(
+                input_data, (list, tuple, bool, numbers.Number)):
             raise TypeError(f"For 'Tensor', the type of 'input_data' should be one of '{_SUPPORTED_INPUT}', "
                             f"but got type '{type(input_data).__name__}'.")
         if isinstance(input_data, (list, tuple)):
@@ -107,6 +111,14 @@ class Tensor:
         for v in values:
             if isinstance(v, numbers.Integral) and not _INT64_MIN <= int(v) <= _INT64_MAX:
                 raise RuntimeError("Unsupported tensor type!")
+        if any(not isinstance(v, numbers.Real) for v in values):
+            values = [complex(v) for v in values]
+            java = host().tensorOfComplex("COMPLEX128", dims, [v.real for v in values],
+                                          [v.imag for v in values]).java
+            if dtype is not None and dtype != mstype.complex128:
+                java = host().tensorAstype(java, dtype.engine_name).java
+            self._java = java
+            return
         values = [bool(v) if isinstance(v, bool) else int(v) if isinstance(v, numbers.Integral) else float(v)
                   for v in values]
         target = dtype or _infer_dtype(values)
@@ -185,10 +197,23 @@ class Tensor:
         if self.size != 1:
             raise ValueError(f"The tensor should have only one element, but got {self.size}, "
                              "more than one element is ambiguous.")
+        if self.dtype in mstype.complex_type:
+            value = self.tolist()
+            while isinstance(value, list):
+                value = value[0]
+            return value
         value = host().tensorToList(self._java)  # one element: one call, no byte decoding
         while isinstance(value, list):
             value = value[0]
         return value
+
+    def is_complex(self):
+        """Whether this tensor's type is complex64 or complex128."""
+        return self.dtype in mstype.complex_type
+
+    def is_floating_point(self):
+        """Whether this tensor's type is a float type."""
+        return self.dtype in mstype.float_type
 
     def astype(self, dtype, copy=True):  # pylint: disable=unused-argument
         """This tensor converted to ``dtype``."""
@@ -212,6 +237,8 @@ class Tensor:
     def __str__(self):
         if self.init is not None:
             return _uninitialized_text(self)
+        if self.dtype in mstype.complex_type:
+            return str(self.asnumpy())  # MindSpore's str is numpy's
         return host().tensorStr(self._java)
 
     def __repr__(self):

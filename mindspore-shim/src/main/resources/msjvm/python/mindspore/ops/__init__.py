@@ -8,27 +8,37 @@ from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, Broadcast,
                                       Minimum, Mul, Neg, NotEqual, OnesLike, Pow, ReduceMax, ReduceMean, ReduceMin,
                                       ReduceOp, ReduceSum, ReLU, Reshape, Squeeze, Transpose, Sigmoid, Softmax, Sqrt,
                                       Square, Sub, Tanh, ZerosLike)
-from mindspore.ops.primitive import Primitive, PrimitiveWithInfer
+from mindspore.ops.primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, prim_attr_register
 from mindspore.ops.operations.debug_ops import Depend, Print
 from mindspore.ops.operations import Erf
+from mindspore.ops.function import math_func as _math_func
+from mindspore.ops.function.math_func import *  # noqa: F401,F403,A004
+from mindspore.ops.operations import (  # noqa: E402
+    BroadcastTo, Ceil, Cos, CumSum, Diag, Digamma, Erfc, Expm1, Floor, Gcd, Igamma, Igammac, InplaceIndexAdd,
+    IsFinite, IsInf, IsNan, Lcm, Lgamma, Log1p, MatrixBandPart, MatrixTriangularSolve, Reciprocal, ReverseV2, Round,
+    Rsqrt, Sign, Sin, Trunc, Zeta, Real, Imag, Complex)
 from mindspore.ops.function import (  # noqa: E402,A004
-    erf, shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, split, gather, one_hot, tile, strided_slice, bias_add, bmm, batch_matmul, gelu, dropout, conv2d, max_pool2d, avg_pool2d, l1_loss, mse_loss, cross_entropy, nll_loss, binary_cross_entropy_with_logits)
+    erf, shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, stack, unstack, split, gather, one_hot, tile, strided_slice, bias_add, bmm, batch_matmul, gelu, dropout, conv2d, max_pool2d, avg_pool2d, l1_loss, mse_loss, cross_entropy, nll_loss, binary_cross_entropy_with_logits)
 from mindspore.ops.operations import (  # noqa: E402
     AddN, ApplyMomentum, Argmax, AssignAdd, Conj, Conv2DBackpropInput, DType, Eye, Fill, FillV2, InvertPermutation,
     LogicalNot, MaxPoolWithArgmax, Ones, Partial, ReduceAll, ReduceAny, ResizeBilinearV2, ScalarSummary, Slice, Stack,
     TensorAdd, Unstack, Zeros,
     Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat, Conv2D, Dropout, Gather, GeLU, LayerNorm, MaxPool, OneHot, RealDiv, Select, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient, StridedSlice, Tile, Shape)
 
-__all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive", "PrimitiveWithInfer", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
+__all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
            "Minimum", "Pow", "FloorDiv", "FloorMod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
            "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten", "Reshape", "ExpandDims", "Squeeze", "Transpose",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "Broadcast", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
            "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean",
-           "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape",
+           "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "stack", "unstack", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape",
            "AddN", "ApplyMomentum", "Argmax", "AssignAdd", "Conj", "Conv2DBackpropInput", "DType", "Eye", "Fill",
            "FillV2", "InvertPermutation", "LogicalNot", "MaxPoolWithArgmax", "Ones", "Partial", "ReduceAll", "ReduceAny", "ResizeBilinearV2", "ScalarSummary",
            "Slice", "Stack", "TensorAdd", "Unstack", "Zeros",
-           "Print", "Depend", "print_", "depend", "erf", "Erf"]
+           "Print", "Depend", "print_", "depend", "erf", "Erf",
+           "BroadcastTo", "Ceil", "Cos", "CumSum", "Diag", "Digamma", "Erfc", "Expm1", "Floor", "Gcd", "Igamma",
+           "Igammac", "InplaceIndexAdd", "IsFinite", "IsInf", "IsNan", "Lcm", "Lgamma", "Log1p", "MatrixBandPart",
+           "MatrixTriangularSolve", "Reciprocal", "ReverseV2", "Round", "Rsqrt", "Sign", "Sin", "Trunc",
+           "Zeta", "Real", "Imag", "Complex"] + list(_math_func.__all__)
 
 
 def print_(*input_x):

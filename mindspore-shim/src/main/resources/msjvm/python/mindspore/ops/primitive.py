@@ -109,19 +109,66 @@ def _with_amp(call):
     return amp_call
 
 
+def _python_primitive(call):
+    """``__call__`` of a primitive a script defines in Python with ``infer_shape``/``infer_dtype``
+    (MindSpore's ``PrimitiveWithInfer``): in a graph compiled on shapes it is an engine node typed by
+    those functions, differentiated by its ``get_bprop``; otherwise ``call`` (its own ``__call__``)
+    runs, as in MindSpore's PYNATIVE_MODE."""
+    def python_call(self, *args, **kwargs):
+        from mindspore._host import host  # pylint: disable=import-outside-toplevel
+        if not kwargs and host().onShapes():
+            return _traced_python_primitive(self, args)
+        return call(self, *args, **kwargs)
+    python_call.__name__ = call.__name__
+    python_call._msjvm_python_primitive = True  # pylint: disable=protected-access
+    return python_call
+
+
+def _traced_python_primitive(prim, args):
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    for i, a in enumerate(args):
+        if not isinstance(a, Tensor):
+            raise TypeError(f"For the Python primitive '{prim.name}', msjvm compiles tensor inputs only, "
+                            f"but input {i} is {type(a).__name__}.")
+    shape = prim.infer_shape(*[list(a.shape) for a in args])
+    dtype = prim.infer_dtype(*[a.dtype for a in args])
+    if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) for d in shape):
+        raise NotImplementedError(f"For the Python primitive '{prim.name}', msjvm compiles one output, but "
+                                  f"infer_shape returned {shape}.")
+    adapter = None
+    if hasattr(prim, "get_bprop"):
+        bprop = prim.get_bprop()
+
+        def adapter(*java):
+            grads = bprop(*[Tensor._wrap(j) for j in java])  # pylint: disable=protected-access
+            return [None if g is None else g._java for g in grads]  # pylint: disable=protected-access
+    out = host().pythonPrimitive(prim.name, list(shape), dtype.engine_name, adapter,
+                                 [a._java for a in args])  # pylint: disable=protected-access
+    return Tensor._wrap(out.java)  # pylint: disable=protected-access
+
+
 class Primitive:
     """Base class of operators: ``name``, ``attrs``, ``add_prim_attr``, ``shard``, ``recompute``."""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         call = cls.__dict__.get("__call__")
-        if call is not None and not hasattr(call, "__wrapped__"):
+        if hasattr(cls, "infer_shape") and hasattr(cls, "infer_dtype") and \
+                not getattr(cls.__call__, "_msjvm_python_primitive", False):
+            cls.__call__ = _with_amp(_python_primitive(call or cls.__call__))
+        elif call is not None and not hasattr(call, "__wrapped__"):
             cls.__call__ = _with_amp(call)
 
     def __init__(self, name):
         self.name = name
         self.attrs = {}
         self.init_attrs = {"name": name}
+
+    def init_prim_io_names(self, inputs, outputs):
+        """Names of the inputs and outputs (MindSpore's ``input_names``/``output_names`` attributes)."""
+        self.add_prim_attr("input_names", inputs)
+        self.add_prim_attr("output_names", outputs)
 
     def add_prim_attr(self, name, value):
         self.__dict__[name] = value
@@ -281,3 +328,32 @@ class Primitive:
 
 class PrimitiveWithInfer(Primitive):
     """Kept for scripts that subclass it."""
+
+
+class PrimitiveWithCheck(Primitive):
+    """Kept for scripts that subclass it."""
+
+
+def prim_attr_register(fn):
+    """Decorates a primitive's ``__init__``: names the primitive after its class (``substitute_name``
+    where set) and records every argument of ``__init__``, defaults included, as an attribute."""
+    import functools  # pylint: disable=import-outside-toplevel
+    import inspect  # pylint: disable=import-outside-toplevel
+
+    @functools.wraps(fn)
+    def deco(self, *args, **kwargs):
+        name = getattr(type(self), "substitute_name", type(self).__name__)
+        Primitive.__init__(self, name)
+        bound = inspect.signature(fn).bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        del arguments["self"]
+        del self.init_attrs["name"]
+        for key, value in arguments.items():
+            self.add_prim_attr(key, value)
+            self.init_attrs[key] = value
+        fn(self, *args, **kwargs)
+
+    deco.decorated_func = fn
+    return deco
+

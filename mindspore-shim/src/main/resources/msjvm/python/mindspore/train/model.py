@@ -35,19 +35,29 @@ class _Epochs:
         self._iterator = dataset.create_tuple_iterator(num_epochs=epochs)
         self._size = dataset.get_dataset_size()
         self._started = False
+        self._ended = False  # the iterator ended the last epoch itself (before its size)
 
     def __iter__(self):
         if self._started:
-            # The previous epoch consumed exactly its batches: pass the epoch's end.
-            for _ in self._iterator:
-                pass
+            if not self._ended:
+                # The previous epoch consumed exactly its batches: pass the epoch's end.
+                for _ in self._iterator:
+                    pass
             # A dataset of the script's own with a reset() (MindSpore's Model calls it after each
             # epoch; the test mocks' iterators start over there).
             if hasattr(self._dataset, "reset"):
                 self._dataset.reset()
         self._started = True
+        self._ended = False
         for _ in range(self._size):
-            yield next(self._iterator)
+            try:
+                batch = next(self._iterator)
+            except StopIteration:
+                # A dataset whose iterator stops before get_dataset_size() batches (a script's
+                # own): the epoch ends there, as MindSpore's loop over the dataset ends.
+                self._ended = True
+                return
+            yield batch
 
 
 class _SinkFeed:

@@ -18,6 +18,27 @@ public final class MatrixRules {
     return ShardingRule.of(MatrixRules::matmul).checking(MatrixRules::matmulCheck);
   }
 
+  /**
+   * MatrixTriangularSolve {@code ..mn,..nk->..mk}: batch dims split alike on both inputs, the
+   * matrices whole (each rank solves its batches).
+   */
+  public static ShardingRule batchedSolve() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String batch = Letters.run('a', shapes.get(0).rank() - 2);
+          return EinsumSpec.parse(batch + "xy," + batch + "yz->" + batch + "xz").unsplit("xyz");
+        });
+  }
+
+  /** MatrixBandPart {@code ..mn->..mn}: batch dims split, the matrices whole. */
+  public static ShardingRule batchedMatrix() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String batch = Letters.run('a', shapes.get(0).rank() - 2);
+          return EinsumSpec.parse(batch + "xy->" + batch + "xy").unsplit("xy");
+        });
+  }
+
   /** BiasAdd: the bias takes the channel dim's split. */
   public static ShardingRule biasAdd() {
     return ShardingRule.of(

@@ -39,7 +39,10 @@ public final class RulesOracle implements ShardingOracle {
     List<TensorLayout> outLayouts = layoutAttr(op, attrs, "out_layout", outputShapes, devices);
     List<List<Integer>> strategy =
         inLayouts != null ? splits(inLayouts) : strategyAttr(attrs, "in_strategy");
-    if (strategy == null && OptimizerRules.isUpdate(op) && current.get(0) != null) {
+    if (strategy == null
+        && (OptimizerRules.isUpdate(op) || op.equals("Assign"))
+        && current.get(0) != null) {
+      // An update (Assign included) writes its variable where the variable lives.
       return updateInPlace(current.get(0), inputShapes, outputShapes);
     }
     List<List<Integer>> outStrategy =

@@ -149,8 +149,7 @@ public final class ShardedRun {
     List<TensorLayout.SliceRange> ranges = layout.sliceRanges(rank);
     int[] fullDims = full.shape().toArray();
     int[] dims = local.toArray();
-    return Tensor.ofDoubles(
-        full.dtype(),
+    return full.take(
         local,
         i -> {
           int flat = 0;
@@ -163,7 +162,7 @@ public final class ShardedRun {
           for (int d = 0; d < dims.length; d++) {
             flat = flat * fullDims[d] + ranges.get(d).begin() + idx[d];
           }
-          return full.getDouble(flat);
+          return flat;
         });
   }
 }

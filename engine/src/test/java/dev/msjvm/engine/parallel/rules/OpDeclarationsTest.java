@@ -62,6 +62,10 @@ class OpDeclarationsTest {
     }
     Set<String> missing = new TreeSet<>(OpTable.names());
     missing.removeAll(covered);
+    // PythonPrimitive has no kernel (it exists in graphs compiled on shapes):
+    // PythonPrimitiveOpsTest
+    // covers its inference, gradient, rule and kernel error.
+    missing.remove("PythonPrimitive");
     assertEquals(Set.of(), missing);
   }
 

@@ -101,6 +101,12 @@ final class RuleCases {
           "Pow",
           "FloorDiv",
           "FloorMod",
+          "Igamma",
+          "Igammac",
+          "IgammaGradA",
+          "Zeta",
+          "Gcd",
+          "Lcm",
           "Equal",
           "NotEqual",
           "Less",
@@ -150,8 +156,12 @@ final class RuleCases {
             c.add(
                 new Case(
                     op, op, Attrs.of("keep_prob", 0.5), List.of(g.f(8, 4), g.floats(0, 2, 8, 4))));
-        case "Pow", "FloorDiv", "FloorMod", "Div", "RealDiv" ->
+        case "Pow", "FloorDiv", "FloorMod", "Div", "RealDiv", "Igamma", "Igammac", "IgammaGradA" ->
             c.add(new Case(op, op, Attrs.EMPTY, List.of(g.pos(8, 4), g.pos(4))));
+        case "Zeta" ->
+            c.add(new Case(op, op, Attrs.EMPTY, List.of(g.floats(1.5, 3, 8, 4), g.pos(4))));
+        case "Gcd", "Lcm" ->
+            c.add(new Case(op, op, Attrs.EMPTY, List.of(g.ints(12, 8, 4), g.ints(12, 4))));
         default -> {
           c.add(new Case(op + "[8,4]+[4]", op, Attrs.EMPTY, List.of(g.f(8, 4), g.f(4))));
           if (op.equals("Add") || op.equals("Mul")) {
@@ -174,6 +184,33 @@ final class RuleCases {
           new Case(
               op, op, a, List.of(op.equals("Log") || op.equals("Sqrt") ? g.pos(8, 4) : g.f(8, 4))));
     }
+    Tensor re = g.f(8, 4);
+    Tensor im = g.f(8, 4);
+    double[] rv = new double[re.size()];
+    double[] iv = new double[im.size()];
+    for (int i = 0; i < rv.length; i++) {
+      rv[i] = re.getDouble(i);
+      iv[i] = im.getDouble(i);
+    }
+    Tensor z = Tensor.ofComplex(DType.COMPLEX64, re.shape(), rv, iv);
+    c.add(new Case("Real", "Real", Attrs.EMPTY, List.of(z)));
+    c.add(new Case("Imag", "Imag", Attrs.EMPTY, List.of(z)));
+    c.add(new Case("Complex", "Complex", Attrs.EMPTY, List.of(g.f(8, 4), g.f(4))));
+    for (boolean lower : new boolean[] {false, true}) {
+      Tensor m = g.floats(1, 2, 4, 3, 3); // diagonals away from zero
+      c.add(
+          new Case(
+              "MatrixTriangularSolve lower=" + lower,
+              "MatrixTriangularSolve",
+              Attrs.of("lower", lower, "adjoint", !lower),
+              List.of(m, g.f(4, 3, 2))));
+    }
+    c.add(
+        new Case(
+            "MatrixBandPart",
+            "MatrixBandPart",
+            Attrs.of("lower", 1, "upper", 0),
+            List.of(g.f(2, 4, 3, 3))));
     for (boolean ta : new boolean[] {false, true}) {
       for (boolean tb : new boolean[] {false, true}) {
         Attrs a = Attrs.of("transpose_a", ta, "transpose_b", tb);
@@ -213,6 +250,13 @@ final class RuleCases {
       c.add(new Case(op + " axis=-1", op, Attrs.of("axis", -1), List.of(g.f(8, 4, 2))));
       c.add(new Case(op + " axis=0", op, Attrs.of("axis", 0), List.of(g.f(8, 4))));
     }
+    c.add(new Case("CumSum axis=1", "CumSum", Attrs.of("axis", 1), List.of(g.f(8, 4, 2))));
+    c.add(
+        new Case(
+            "CumSum exclusive reverse axis=-1",
+            "CumSum",
+            Attrs.of("axis", -1, "exclusive", true, "reverse", true),
+            List.of(g.f(8, 4))));
     c.add(
         new Case(
             "SoftmaxCrossEntropyWithLogits",

@@ -95,10 +95,13 @@ class RuleValidatorTest {
         String where = c.name() + " " + s + " rank " + r + " output " + o;
         assertEquals(want.shape(), got.shape(), where);
         for (int i = 0; i < want.size(); i++) {
-          double w = want.getDouble(i);
-          double g = got.getDouble(i);
-          if (Math.abs(w - g) > 1e-5 * Math.max(1, Math.abs(w))) {
-            fail(where + " element " + i + ": want " + w + " got " + g);
+          // real() and imag() read every type (a real tensor's imaginary parts are 0)
+          for (boolean imag : new boolean[] {false, true}) {
+            double w = imag ? want.imag(i) : want.real(i);
+            double g = imag ? got.imag(i) : got.real(i);
+            if (Math.abs(w - g) > 1e-5 * Math.max(1, Math.abs(w))) {
+              fail(where + " element " + i + (imag ? " imag" : "") + ": want " + w + " got " + g);
+            }
           }
         }
       }

@@ -4,7 +4,8 @@
 gradients by it, checks them for inf/NaN (summed over the ranks when the job is distributed), lets
 the update cell adjust the scale and runs the optimizer only without overflow; it returns
 ``(loss, overflow, scale)``. The overflow test reads a value in Python, so in GRAPH_MODE this step
-runs eagerly (MindSpore compiles it as control flow).
+runs eagerly (MindSpore compiles it as control flow), except in semi_auto/auto_parallel, where the
+step must be one graph: there the update runs and is undone on overflow inside the graph.
 """
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
@@ -30,6 +31,13 @@ def _all_finite(tensors):
     return _finite_flags(tensors) == 0
 
 
+def _one_graph():
+    """Whether the step compiles to one graph whatever it computes (semi_auto/auto_parallel): the
+    skipped update on overflow then happens inside the graph instead of in a Python ``if``."""
+    from mindspore.context import get_auto_parallel_context  # pylint: disable=import-outside-toplevel
+    return get_auto_parallel_context("parallel_mode") in ("semi_auto_parallel", "auto_parallel")
+
+
 class DynamicLossScaleUpdateCell(Cell):
     """Adjusts ``loss_scale`` after each step: divided by ``scale_factor`` (not below 1) on
     overflow, multiplied by it once ``scale_window`` steps passed since the last overflow."""
@@ -51,18 +59,24 @@ class DynamicLossScaleUpdateCell(Cell):
         return self._run_construct(loss_scale, overflow)
 
     def construct(self, loss_scale, overflow):
-        overflowed = bool(overflow)
-        factor = float(self.scale_factor.item())
-        scale = float(loss_scale.item())
-        cur_iter = int(self.cur_iter.item())
-        last_overflow = int(self.last_overflow_iter.item())
-        on_overflow = max(scale / factor, 1.0) if overflowed else scale
-        should_inc = int(self.scale_window.item()) <= cur_iter - last_overflow
-        if overflowed or should_inc:
-            self.last_overflow_iter.set_data(Tensor(cur_iter, mstype.int32))
-        new_scale = on_overflow * factor if should_inc and not overflowed else on_overflow
-        loss_scale.set_data(Tensor(new_scale, loss_scale.dtype))
-        self.cur_iter.set_data(Tensor(cur_iter + 1, mstype.int32))
+        # Tensor operators only, so that the update is part of a traced step (one graph in
+        # semi_auto/auto_parallel) as much as of an eager one.
+        from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
+        from mindspore.ops.operations import BroadcastTo  # pylint: disable=import-outside-toplevel
+        select, assign, cast = P.Select(), P.Assign(), P.Cast()
+        overflow = cast(overflow, mstype.bool_)
+        at_scale = BroadcastTo(tuple(loss_scale.shape))
+        factor = self.scale_factor.astype(loss_scale.dtype)
+        reduced = P.Maximum()(loss_scale / factor, P.OnesLike()(loss_scale))
+        on_overflow = select(at_scale(overflow), reduced, loss_scale)
+        should_inc = P.LessEqual()(self.scale_window, self.cur_iter - self.last_overflow_iter)
+        overflow_i, inc_i = cast(overflow, mstype.int32), cast(should_inc, mstype.int32)
+        # last_overflow_iter <- cur_iter on an overflow or a growth
+        reset = P.Greater()(overflow_i + inc_i, P.ZerosLike()(inc_i))
+        assign(self.last_overflow_iter, select(reset, self.cur_iter, self.last_overflow_iter))
+        grow = P.Greater()(inc_i - overflow_i, P.ZerosLike()(inc_i))  # should_inc and not overflow
+        assign(loss_scale, select(at_scale(grow), on_overflow * factor, on_overflow))
+        assign(self.cur_iter, self.cur_iter + 1)
         return overflow
 
 
@@ -115,9 +129,24 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         grads = self.grad_reducer(grads)
         cond = self.get_overflow_status(None, grads)
         overflow = self.process_loss_scale(cond)
-        if not overflow:
+        if _one_graph():
+            self._update_unless(overflow, grads)
+        elif not overflow:
             self.optimizer(grads)
         return loss, cond, scaling_sens
+
+    def _update_unless(self, overflow, grads):
+        """The optimizer step inside the graph, undone on ``overflow`` (MindSpore compiles the skipped
+        update as control flow): every Parameter of the optimizer (weights, states, step counter) is
+        read before the update and assigned its old value back after it where ``overflow`` holds."""
+        from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
+        params = list(self.optimizer.get_parameters())
+        before = [P.Identity()(p) for p in params]
+        self.optimizer(grads)
+        for p, old in zip(params, before):
+            # The condition is computed from p itself, so that it is laid out as p is on every rank.
+            cond = P.Cast()(P.OnesLike()(p) * overflow.astype(p.dtype), mstype.bool_)
+            P.Assign()(p, P.Select()(cond, old, p))
 
     def set_sense_scale(self, sens):
         """Replaces the loss scale with ``sens`` (a Tensor of the same shape and type)."""
@@ -135,7 +164,10 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         """Bool scalar: some gradient holds inf or NaN (on any rank when distributed)."""
         # pylint: disable=unused-argument
         flags = _finite_flags(compute_output)
-        if self.is_distributed:
+        # A data/hybrid-parallel rank sees its own gradients: the ranks' flags are combined. A
+        # semi_auto/auto_parallel network is one global program, whose sum over the sliced
+        # gradients the compile already completes across the ranks.
+        if self.is_distributed and not _one_graph():
             from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
             flags = P.AllReduce()(flags)
         return flags != 0

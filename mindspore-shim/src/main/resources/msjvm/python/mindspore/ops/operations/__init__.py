@@ -433,6 +433,12 @@ from mindspore.ops.operations._array_math_ops import (AddN, ApplyMomentum, Argma
                                                       LogicalNot, MaxPoolWithArgmax, Ones, Partial, ReduceAll,
                                                       ReduceAny, ResizeBilinearV2, ScalarSummary, Slice, Stack,
                                                       Unstack, Zeros)
+from mindspore.ops.operations._math_extra_ops import (BroadcastTo, Ceil, Cos, CumSum, DenseToDenseSetOperation,  # noqa: E402
+                                                      DenseToSparseSetOperation, Diag, Digamma, Erfc, Expm1, Floor,
+                                                      Gcd, Igamma, Igammac, InplaceIndexAdd, IsFinite, IsInf, IsNan,
+                                                      Lcm, Lgamma, Log1p, MatrixBandPart, MatrixTriangularSolve,
+                                                      NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus, Real, Imag, Complex,
+                                                      Reciprocal, ReverseV2, Round, Rsqrt, Sign, Sin, Trunc, Zeta)
 from mindspore.ops.operations._grad_ops import Conv2DBackpropInput  # noqa: E402
 from mindspore.ops.operations import _grad_ops  # noqa: E402,F401
 

@@ -165,3 +165,6 @@ class ResizeBilinearGrad(_Resize):
     def __call__(self, grads, image):
         _check_tensors(self.name, ("grads", "original_image"), (grads, image))
         return self._run_engine(grads, image)
+
+
+from mindspore.ops.operations._math_extra_ops import IgammaGradA  # noqa: E402,F401

@@ -195,6 +195,16 @@ def concat(tensors, axis=0):
 cat = concat
 
 
+def stack(tensors, axis=0):
+    """The tensors (one shape and type) stacked along a new dimension ``axis``."""
+    return P.Stack(axis)(tensors)
+
+
+def unstack(input_x, axis=0):
+    """The slices of ``input_x`` along ``axis``, as a tuple."""
+    return P.Unstack(axis)(input_x)
+
+
 def split(tensor, split_size_or_sections, axis=0):
     """``tensor`` cut along ``axis``: into parts of ``split_size_or_sections`` elements (an int; the
     last part smaller when it does not divide) or of the given sizes (a list or tuple summing to the
@@ -337,3 +347,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
     # pylint: disable=redefined-builtin
     from mindspore.nn.loss.loss import BCEWithLogitsLoss  # pylint: disable=import-outside-toplevel
     return BCEWithLogitsLoss(reduction, weight, pos_weight)(input, target)
+
+
+from mindspore.ops.function import math_func  # noqa: E402
+from mindspore.ops.function.math_func import *  # noqa: E402,F401,F403,A004
