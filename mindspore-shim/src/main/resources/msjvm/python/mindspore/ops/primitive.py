@@ -120,7 +120,6 @@ def _python_primitive(call):
             return _traced_python_primitive(self, args)
         return call(self, *args, **kwargs)
     python_call.__name__ = call.__name__
-    python_call._msjvm_python_primitive = True  # pylint: disable=protected-access
     return python_call
 
 
@@ -156,7 +155,9 @@ class Primitive:
         call = cls.__dict__.get("__call__")
         if hasattr(cls, "infer_shape") and hasattr(cls, "infer_dtype") and \
                 not getattr(cls.__call__, "_msjvm_python_primitive", False):
+            # (a subclass inheriting the wrapped __call__ keeps it: the flag is on the wrapper)
             cls.__call__ = _with_amp(_python_primitive(call or cls.__call__))
+            cls.__call__._msjvm_python_primitive = True  # pylint: disable=protected-access
         elif call is not None and not hasattr(call, "__wrapped__"):
             cls.__call__ = _with_amp(call)
 
