@@ -216,6 +216,19 @@ final class ElementwiseOps {
     return b.append(")").toString();
   }
 
+  /**
+   * Maximum's and Minimum's share of the gradient for x, in {@code like}'s type: 1 where x wins
+   * ({@code wins}), 1/2 on a tie ({@code ties}), 0 elsewhere (MindSpore 2.10's MaximumGrad).
+   */
+  private static Tensor tieShare(GradRule.Call g, Tensor like, Tensor wins, Tensor ties) {
+    Attrs cast = Attrs.of("dtype", like.dtype().name());
+    return g.op(
+        "Add",
+        NONE,
+        g.op("Cast", cast, wins),
+        scalar(g, "Mul", g.op("Cast", cast, ties), 0.5, false));
+  }
+
   private static Tensor scalar(GradRule.Call g, String op, Tensor x, double s, boolean left) {
     return g.op("ScalarOp", Attrs.of("op", op, "scalar", s, "left", left), x);
   }
@@ -254,10 +267,12 @@ final class ElementwiseOps {
             // MindSpore 2.10's MaximumGrad/MinimumGrad split a tie: x gets 1 where it wins, 1/2
             // where x == y (measured with ms.grad), y the rest.
             String cmp = name.equals("Maximum") ? "Greater" : "Less";
-            Attrs cast = Attrs.of("dtype", g.dout(0).dtype().name());
-            Tensor wins = g.op("Cast", cast, g.op(cmp, NONE, g.in(0), g.in(1)));
-            Tensor ties = g.op("Cast", cast, g.op("Equal", NONE, g.in(0), g.in(1)));
-            Tensor maskX = g.op("Add", NONE, wins, scalar(g, "Mul", ties, 0.5, false));
+            Tensor maskX =
+                tieShare(
+                    g,
+                    g.dout(0),
+                    g.op(cmp, NONE, g.in(0), g.in(1)),
+                    g.op("Equal", NONE, g.in(0), g.in(1)));
             Tensor dx = g.op("Mul", NONE, g.dout(0), maskX);
             Tensor dy = g.op("Sub", NONE, g.dout(0), dx);
             return new Tensor[] {g.sumTo(dx, g.in(0).shape()), g.sumTo(dy, g.in(1).shape())};
@@ -369,18 +384,9 @@ final class ElementwiseOps {
           case "Maximum", "Minimum" -> {
             // x gets 1 where it wins over the scalar, 1/2 on a tie (as the tensor form)
             String cmp = op.equals("Maximum") ? "Greater" : "Less";
-            Attrs cast = Attrs.of("dtype", d.dtype().name());
-            Tensor wins =
-                g.op(
-                    "Cast",
-                    cast,
-                    g.op("ScalarOp", Attrs.of("op", cmp, "scalar", s, "left", false), x));
-            Tensor ties =
-                g.op(
-                    "Cast",
-                    cast,
-                    g.op("ScalarOp", Attrs.of("op", "Equal", "scalar", s, "left", false), x));
-            yield g.op("Mul", NONE, d, g.op("Add", NONE, wins, scalar(g, "Mul", ties, 0.5, false)));
+            Tensor wins = g.op("ScalarOp", Attrs.of("op", cmp, "scalar", s, "left", false), x);
+            Tensor ties = g.op("ScalarOp", Attrs.of("op", "Equal", "scalar", s, "left", false), x);
+            yield g.op("Mul", NONE, d, tieShare(g, d, wins, ties));
           }
           default -> null;
         };

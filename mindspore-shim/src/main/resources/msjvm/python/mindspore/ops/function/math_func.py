@@ -144,18 +144,21 @@ def diag(input):  # pylint: disable=redefined-builtin
 
 
 # ---- compositions ----
-def fmax(input, other):  # pylint: disable=redefined-builtin
-    """The maximum, ignoring a NaN on either side (NaN only where both are)."""
-    m = P.Maximum()(input, other)
+def _ignoring_nan(pick, input, other):  # pylint: disable=redefined-builtin
+    """``pick(input, other)`` where neither is NaN, the other one where one is (NaN where both are)."""
+    m = pick(input, other)
     m = P.Select()(X.IsNan()(input), P.Add()(other, P.ZerosLike()(m)), m)
     return P.Select()(X.IsNan()(other), P.Add()(input, P.ZerosLike()(m)), m)
+
+
+def fmax(input, other):  # pylint: disable=redefined-builtin
+    """The maximum, ignoring a NaN on either side (NaN only where both are)."""
+    return _ignoring_nan(P.Maximum(), input, other)
 
 
 def fmin(input, other):  # pylint: disable=redefined-builtin
     """The minimum, ignoring a NaN on either side (NaN only where both are)."""
-    m = P.Minimum()(input, other)
-    m = P.Select()(X.IsNan()(input), P.Add()(other, P.ZerosLike()(m)), m)
-    return P.Select()(X.IsNan()(other), P.Add()(input, P.ZerosLike()(m)), m)
+    return _ignoring_nan(P.Minimum(), input, other)
 
 
 def hypot(input, other):  # pylint: disable=redefined-builtin

@@ -13,11 +13,8 @@ Signatures, attributes and error texts are MindSpore 2.10's (``ops/auto_generate
 """
 from mindspore.ops.primitive import Primitive
 from mindspore.ops.operations import _Unary
+from mindspore.ops.operations._array_math_ops import _is_int
 from mindspore.ops.operations._nn_ops import _tensor_cls, _type_name
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Floor(_Unary):
