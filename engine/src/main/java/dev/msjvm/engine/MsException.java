@@ -64,6 +64,10 @@ public class MsException extends RuntimeException {
     return new MsException(Kind.KEY_ERROR, message);
   }
 
+  public static MsException indexError(String message) {
+    return new MsException(Kind.INDEX_ERROR, message);
+  }
+
   public static MsException runtimeError(String message) {
     return new MsException(Kind.RUNTIME_ERROR, message);
   }

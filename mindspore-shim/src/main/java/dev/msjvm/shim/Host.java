@@ -364,15 +364,20 @@ public final class Host {
   }
 
   /**
-   * A collective primitive ({@code "AllReduce"}, {@code "AllGather"}, {@code "Broadcast"}) bound to
-   * this rank's communicator (after {@code init()}), with attributes given as alternating names and
-   * values; it runs and traces like {@link #prepare}'s operators.
+   * A collective primitive ({@code "AllReduce"}, {@code "AllGather"}, {@code "ReduceScatter"},
+   * {@code "AlltoAll"}, {@code "Broadcast"}) bound to this rank's communicator (after {@code
+   * init()}), with attributes given as alternating names and values; it runs and traces like {@link
+   * #prepare}'s operators.
    */
   public BoundOp collective(String name, List<Object> attrs) {
     OpDef op =
         switch (name) {
           case "AllReduce" -> CollectiveOps.allReduce(session.comm());
           case "AllGather" -> CollectiveOps.allGather(session.comm());
+          case "ReduceScatter" -> CollectiveOps.reduceScatter(session.comm());
+          case "AlltoAll" -> CollectiveOps.allToAll(session.comm());
+          case "Send" -> CollectiveOps.send(session.comm());
+          case "Receive" -> CollectiveOps.receive(session.comm());
           case "Broadcast" -> CollectiveOps.broadcast(session.comm());
           default -> throw MsException.valueError("Unknown collective operator " + name + ".");
         };
@@ -413,6 +418,18 @@ public final class Host {
 
   /** The tensor {@code t} holds now ({@code t} itself for a tensor). */
   public Tensor valueOf(Object t) {
+    return value(t);
+  }
+
+  /**
+   * {@code Parameter.value()}: the variable's current value; while a graph is traced, a Load step
+   * of it, so a replay reads the parameter then (not the trace's value as a constant) and pipeline
+   * planning sees which stages read it.
+   */
+  public Tensor read(Object t) {
+    if (runtime.recording() && t instanceof Variable v) {
+      return runtime.apply("Load", Attrs.EMPTY, v)[0];
+    }
     return value(t);
   }
 
@@ -727,6 +744,7 @@ public final class Host {
       pieces.putAll(program.pieces());
       lastTimeline = program.timeline();
       lastPlanDigest = plan.digest();
+      lastShared = new PipelineShared(plan.sharedParameterStages(), program.stage(), n, job.rank());
       if (!saveFile.isEmpty()) {
         strategySaves++;
         StrategyFile.write(
@@ -745,7 +763,8 @@ public final class Host {
 
   /**
    * The layouts {@code program} gave its parameters by name, each as {@code [device matrix, tensor
-   * map, slice shape]} (the first three fields of {@code parameter_layout_dict}'s tuples). An
+   * map, slice shape, [pipeline_shared, is_send, peer_rank, sr_tag]]} (the first three and the last
+   * four fields of {@code parameter_layout_dict}'s tuples, see {@link PipelineShared}). An
    * optimizer state ({@code "accum.w"}, {@code "moment1.w"}...) with its parameter's slices is laid
    * out as the parameter (MindSpore clones the parameter's layout; the update's own device matrix
    * may order the axes differently).
@@ -759,11 +778,16 @@ public final class Host {
                 byName.put(
                     v.name(),
                     l.declared() == null
-                        ? List.of(l.deviceMatrix().shape(), l.tensorMap(), l.sliceShape().dims())
+                        ? List.of(
+                            l.deviceMatrix().shape(),
+                            l.tensorMap(),
+                            l.sliceShape().dims(),
+                            lastShared.fields(v.name()))
                         : List.of(
                             l.declared().deviceMatrix(),
                             declaredMap(l.declared()),
-                            l.sliceShape().dims())));
+                            l.sliceShape().dims(),
+                            lastShared.fields(v.name()))));
     Map<String, List<List<?>>> out = new java.util.LinkedHashMap<>(byName);
     byName.forEach(
         (name, l) -> {
@@ -861,6 +885,36 @@ public final class Host {
   }
 
   private String lastPlanDigest;
+
+  /**
+   * The pipeline-shared parameters of the last parallel compile (see {@link #parameterLayouts}).
+   */
+  private PipelineShared lastShared = new PipelineShared(Map.of(), 0, 1, 0);
+
+  /**
+   * The parameters several pipeline stages read ({@code stages}: name -> stage bits), seen from the
+   * rank {@code rank} of stage {@code stage} ({@code stageDevices} ranks per stage).
+   */
+  private record PipelineShared(Map<String, Long> stages, int stage, int stageDevices, int rank) {
+    /**
+     * MindSpore's last four layout fields of parameter {@code name}: {@code [pipeline_shared,
+     * is_send, peer_rank, sr_tag]} (flags as 0/1). The lowest stage reading it sends to the same
+     * position in the highest, which receives; a stage in between receives too. The tag numbers the
+     * shared parameters in graph order.
+     */
+    List<Integer> fields(String name) {
+      Long mask = stages.get(name);
+      if (mask == null || (mask & (1L << stage)) == 0) {
+        return List.of(0, 0, 0, 0);
+      }
+      int first = Long.numberOfTrailingZeros(mask);
+      int last = 63 - Long.numberOfLeadingZeros(mask);
+      int tag = new java.util.ArrayList<>(stages.keySet()).indexOf(name);
+      boolean send = stage == first;
+      int peer = rank + ((send ? last : first) - stage) * stageDevices;
+      return List.of(1, send ? 1 : 0, peer, tag);
+    }
+  }
 
   /** How many parallel compiles this rank traced and planned itself (the others it lowered). */
   public int tracedCompiles() {

@@ -68,6 +68,21 @@ def check_bool(arg_value, arg_name=None, prim_name=None):
     return arg_value
 
 
+def check_is_number(arg_value, arg_type, arg_name=None, prim_name=None):
+    """MindSpore's check that ``arg_value`` is an ``arg_type`` (not a bool) and, for floats, finite."""
+    prim = f"For '{prim_name}', the" if prim_name else "The"
+    name = f"'{arg_name}'" if arg_name else "input value"
+    if not isinstance(arg_value, arg_type) or isinstance(arg_value, bool):
+        raise TypeError(f"{prim} type of {name} must be '{arg_type.__name__}', but got '{type(arg_value).__name__}'.")
+    if math.isinf(arg_value) or math.isnan(arg_value):
+        raise ValueError(f"{prim} {name} must be a legal float, but got '{arg_value}'.")
+    return arg_value
+
+
+def check_is_int(arg_value, arg_name=None, prim_name=None):
+    return check_is_number(arg_value, int, arg_name, prim_name)
+
+
 def check_number_range(arg_value, lower, upper, rel, value_type, arg_name=None, prim_name=None):
     prim = f"For '{prim_name}', the" if prim_name else "The"
     name = f"'{arg_name}'" if arg_name else "input value"

@@ -3,9 +3,12 @@ package dev.msjvm.engine.comm;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.tensor.FloatPool;
+import dev.msjvm.engine.tensor.Joining;
 import dev.msjvm.engine.tensor.Tensor;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,11 +19,14 @@ import java.util.List;
  * <p>They are made per communicator (not registered in the static op table, which holds no per-rank
  * state) and are stateful: a traced graph keeps them even if nothing reads their outputs, and never
  * merges two of them, so every rank issues the same sequence of collectives. Values are reduced in
- * float32 (exact for integers up to 2^24 in magnitude); differentiating through them is an error
- * naming the operator. Attributes: {@code op} (MindSpore's {@code "sum"}, {@code "max"}, {@code
- * "min"}, {@code "prod"}) and {@code group}. Example: {@code
- * runtime.apply(CollectiveOps.allReduce(comm), Attrs.of("op", "sum", "group", "hccl_world_group"),
- * x)}.
+ * float32 (exact for integers up to 2^24 in magnitude). Their gradients are MindSpore's bprops
+ * ({@code grad_comm_ops.py}), collectives on the same communicator: AllReduce's is a SUM AllReduce
+ * of the output gradient (times {@code x == out} for MAX/MIN, {@code (dout * out)} reduced over
+ * {@code x} for PROD), AllGather's a SUM ReduceScatter, ReduceScatter's an AllGather, AlltoAll's
+ * the AlltoAll with split and concat dimensions swapped, Broadcast's the output gradient itself.
+ * Attributes: {@code op} (MindSpore's {@code "sum"}, {@code "max"}, {@code "min"}, {@code "prod"})
+ * and {@code group}. Example: {@code runtime.apply(CollectiveOps.allReduce(comm), Attrs.of("op",
+ * "sum", "group", "hccl_world_group"), x)}.
  */
 public final class CollectiveOps {
 
@@ -37,15 +43,35 @@ public final class CollectiveOps {
             throw MsException.typeError(
                 "For 'AllReduce', the input must be a numeric tensor, but got Bool.");
           }
-          Tensor f = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+          Tensor f = floats(x);
           // Out of place: every rank folds its share of the group's inputs straight into the
           // group's outputs (pooled: in a replayed step, storage the previous step used).
           float[] out = FloatPool.uninitialized(f.size());
           comm.allReduce(f.floats(), 0, out, 0, f.size(), op, c.attrs().string("group"));
           Tensor buf = Tensor.ofFloats(x.shape(), out);
-          return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
+          return new Tensor[] {as(buf, x.dtype())};
         },
-        null,
+        g -> {
+          Attrs sum = Attrs.of("op", "sum", "group", g.attrs().string("group"));
+          OpDef reduce = allReduce(comm);
+          String op = g.attrs().string("op");
+          Tensor dx;
+          if (op.equals("prod")) {
+            Tensor dy = g.apply(reduce, sum, g.op("Mul", Attrs.EMPTY, g.dout(0), g.out(0)))[0];
+            dx = g.op("Div", Attrs.EMPTY, dy, g.in(0));
+          } else {
+            dx = g.apply(reduce, sum, g.dout(0))[0];
+            if (!op.equals("sum")) {
+              Tensor hit =
+                  g.op(
+                      "Cast",
+                      Attrs.of("dtype", dx.dtype().name()),
+                      g.op("Equal", Attrs.EMPTY, g.in(0), g.out(0)));
+              dx = g.op("Mul", Attrs.EMPTY, dx, hit);
+            }
+          }
+          return new Tensor[] {dx};
+        },
         true,
         List.of());
   }
@@ -61,15 +87,138 @@ public final class CollectiveOps {
           Tensor x = c.in(0);
           String group = c.attrs().string("group");
           int n = comm.groupSize(group);
-          Tensor send = x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+          Tensor send = floats(x);
           float[] recv = new float[send.floats().length * n];
           comm.allGather(send.floats(), recv, group);
           int[] dims = x.shape().toArray();
           dims[0] *= n;
           Tensor out = Tensor.ofFloats(Shape.of(dims), recv);
-          return new Tensor[] {x.dtype() == DType.FLOAT32 ? out : out.astype(x.dtype())};
+          return new Tensor[] {as(out, x.dtype())};
         },
-        null,
+        g ->
+            g.apply(
+                reduceScatter(comm),
+                Attrs.of("op", "sum", "group", g.attrs().string("group")),
+                g.dout(0)),
+        true,
+        List.of());
+  }
+
+  /**
+   * MindSpore's {@code ReduceScatter}: the element-wise reduction of the input over the group, of
+   * which group rank r keeps block r of dimension 0 (dimension 0 must be divisible by the group
+   * size).
+   */
+  public static OpDef reduceScatter(Communicator comm) {
+    return new OpDef(
+        "ReduceScatter",
+        c -> {
+          ReduceOp op = reduceOp(c.attrs().string("op"));
+          Tensor x = c.in(0);
+          String group = c.attrs().string("group");
+          int n = comm.groupSize(group);
+          if (x.shape().rank() == 0) {
+            throw MsException.valueError("the shape is empty");
+          }
+          int rows = x.shape().dim(0);
+          if (rows % n != 0) {
+            throw MsException.valueError(
+                "the first dimension for 'input_shape' must be divided by 'rank_size', but got"
+                    + " input_shape[0]: "
+                    + rows
+                    + ", rank_size: "
+                    + n);
+          }
+          Tensor f = floats(x);
+          float[] recv = new float[f.size() / n];
+          comm.reduceScatter(f.floats(), recv, op, group);
+          int[] dims = x.shape().toArray();
+          dims[0] /= n;
+          Tensor out = Tensor.ofFloats(Shape.of(dims), recv);
+          return new Tensor[] {as(out, x.dtype())};
+        },
+        g -> {
+          if (!g.attrs().string("op").equals("sum")) {
+            throw MsException.runtimeError(
+                "The reducescatter bprop only support ReduceOp.SUM until now.");
+          }
+          return g.apply(allGather(comm), Attrs.of("group", g.attrs().string("group")), g.dout(0));
+        },
+        true,
+        List.of());
+  }
+
+  /**
+   * MindSpore's {@code AlltoAll(split_count, split_dim, concat_dim)}: the input is cut into {@code
+   * split_count} (= the group size) equal blocks along {@code split_dim}; group rank r receives
+   * block r of every rank and joins them, in group-rank order, along {@code concat_dim}.
+   */
+  public static OpDef allToAll(Communicator comm) {
+    return new OpDef(
+        "AlltoAll",
+        c -> {
+          Tensor x = c.in(0);
+          String group = c.attrs().string("group");
+          int n = comm.groupSize(group);
+          int count = c.attrs().integer("split_count");
+          int rank = x.shape().rank();
+          int splitDim = c.attrs().integer("split_dim");
+          int concatDim = c.attrs().integer("concat_dim");
+          if (count != n) {
+            // MindSpore's message names split_dim's value as 'split_count' (all_to_all.cc).
+            throw MsException.valueError(
+                "For 'AlltoAll, the 'split_count' must be equal to 'rank_size', but got"
+                    + " 'split_count': "
+                    + splitDim
+                    + ", 'rank_size': "
+                    + n);
+          }
+          if (concatDim >= rank || concatDim < -rank) {
+            throw MsException.indexError(
+                "Invalid concat dim " + concatDim + " is greater than shape size " + rank);
+          }
+          if (splitDim >= rank || splitDim < -rank) {
+            throw MsException.indexError(
+                "Invalid split dim " + splitDim + " is greater than shape size " + rank);
+          }
+          int split = splitDim < 0 ? splitDim + rank : splitDim;
+          int concat = concatDim < 0 ? concatDim + rank : concatDim;
+          if (x.shape().dim(split) % count != 0) {
+            throw MsException.valueError(
+                "For 'AlltoAll, the 'x_shape[split_dim]' must be divisible by 'split_count', but"
+                    + " got 'x_shape[split_dim]' {x_shape["
+                    + split
+                    + "]}, 'split_count' "
+                    + count
+                    + ".");
+          }
+          Tensor f = floats(x);
+          List<Tensor> blocks = Joining.split(f, split, n);
+          int chunk = f.size() / n;
+          float[] send = new float[f.size()];
+          for (int r = 0; r < n; r++) {
+            System.arraycopy(blocks.get(r).floats(), 0, send, r * chunk, chunk);
+          }
+          float[] recv = new float[send.length];
+          comm.allToAll(send, recv, group);
+          List<Tensor> parts = new ArrayList<>(n);
+          for (int r = 0; r < n; r++) {
+            float[] part = new float[chunk];
+            System.arraycopy(recv, r * chunk, part, 0, chunk);
+            parts.add(Tensor.ofFloats(blocks.get(r).shape(), part));
+          }
+          Tensor out = Joining.concat(parts, concat);
+          return new Tensor[] {as(out, x.dtype())};
+        },
+        g ->
+            g.apply(
+                allToAll(comm),
+                Attrs.of(
+                    "split_count", g.attrs().integer("split_count"),
+                    "split_dim", g.attrs().integer("concat_dim"),
+                    "concat_dim", g.attrs().integer("split_dim"),
+                    "group", g.attrs().string("group")),
+                g.dout(0)),
         true,
         List.of());
   }
@@ -85,11 +234,67 @@ public final class CollectiveOps {
           Tensor x = c.in(0);
           Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
           comm.broadcast(buf.floats(), c.attrs().integer("root_rank"), c.attrs().string("group"));
-          return new Tensor[] {x.dtype() == DType.FLOAT32 ? buf : buf.astype(x.dtype())};
+          return new Tensor[] {as(buf, x.dtype())};
+        },
+        g -> new Tensor[] {g.dout(0)},
+        true,
+        List.of());
+  }
+
+  /**
+   * MindSpore's {@code Send(sr_tag, dest_rank)}: the input goes to group rank {@code dest_rank}
+   * (buffered: it returns at once); the output is the input, which a graph keeps the call by.
+   */
+  public static OpDef send(Communicator comm) {
+    return new OpDef(
+        "Send",
+        c -> {
+          Tensor x = c.in(0);
+          Tensor f = floats(x);
+          comm.send(
+              f.floats(),
+              c.attrs().integer("dest_rank"),
+              c.attrs().integer("sr_tag"),
+              c.attrs().string("group"));
+          return new Tensor[] {x};
         },
         null,
         true,
         List.of());
+  }
+
+  /**
+   * MindSpore's {@code Receive(sr_tag, src_rank, shape, dtype)}: waits for the tensor group rank
+   * {@code src_rank} sent with {@code sr_tag}; its inputs (if any) only order the call.
+   */
+  public static OpDef receive(Communicator comm) {
+    return new OpDef(
+        "Receive",
+        c -> {
+          Shape shape = new Shape(c.attrs().ints("shape"));
+          DType dtype = DType.valueOf(c.attrs().string("dtype"));
+          float[] buf = new float[Math.toIntExact(shape.size())];
+          comm.recv(
+              buf,
+              c.attrs().integer("src_rank"),
+              c.attrs().integer("sr_tag"),
+              c.attrs().string("group"));
+          Tensor out = Tensor.ofFloats(shape, buf);
+          return new Tensor[] {as(out, dtype)};
+        },
+        null,
+        true,
+        List.of());
+  }
+
+  /** {@code x} in float32, the type the communicator moves (itself when it is float32 already). */
+  private static Tensor floats(Tensor x) {
+    return x.dtype() == DType.FLOAT32 ? x : x.astype(DType.FLOAT32);
+  }
+
+  /** A float32 result {@code out} back in the caller's {@code dtype}. */
+  private static Tensor as(Tensor out, DType dtype) {
+    return dtype == DType.FLOAT32 ? out : out.astype(dtype);
   }
 
   /** The reduction named in MindSpore's spelling. */

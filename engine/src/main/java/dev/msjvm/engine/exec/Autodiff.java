@@ -3,6 +3,7 @@ package dev.msjvm.engine.exec;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.GradRule;
+import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
 import java.util.ArrayList;
@@ -213,6 +214,11 @@ public final class Autodiff {
     @Override
     public Tensor[] ops(String name, Attrs attrs, Object... inputs) {
       return rt.apply(name, attrs, inputs);
+    }
+
+    @Override
+    public Tensor[] apply(OpDef op, Attrs attrs, Object... inputs) {
+      return rt.apply(op, attrs, inputs);
     }
   }
 }

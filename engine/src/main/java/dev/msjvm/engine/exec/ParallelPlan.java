@@ -57,6 +57,36 @@ public final class ParallelPlan {
     return request;
   }
 
+  /**
+   * By parameter name, the pipeline stages that read it (bit s for stage s), for the parameters
+   * more than one stage reads: a parameter used by two stages' cells (a tied embedding read by the
+   * first stage's lookup and the last stage's head) is held by each of them, and MindSpore's {@code
+   * sync_pipeline_shared_parameters} copies the lowest stage's value to the others. Empty without
+   * pipeline stages.
+   */
+  public Map<String, Long> sharedParameterStages() {
+    Map<String, Long> stages = new LinkedHashMap<>();
+    if (colours == null) {
+      return stages;
+    }
+    List<Graph.Node> nodes = graph.nodes();
+    for (int n = 0; n < nodes.size(); n++) {
+      for (Graph.Ref r : nodes.get(n).inputs()) {
+        if (r instanceof Graph.Var v) {
+          long mask = 0;
+          for (int s = 0; s < colours.stages(); s++) {
+            if (colours.runsOn(n, s)) {
+              mask |= 1L << s;
+            }
+          }
+          stages.merge(v.variable().name(), mask, (a, b) -> a | b);
+        }
+      }
+    }
+    stages.values().removeIf(mask -> Long.bitCount(mask) < 2);
+    return stages;
+  }
+
   /** The strategy search's result (its report, the operator strategies), or null without one. */
   public StrategySearchPass.Result search() {
     return searched;

@@ -1,6 +1,7 @@
 package dev.msjvm.engine.exec;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ops.Attrs;
 import java.util.TreeSet;
 
 /**
@@ -11,11 +12,13 @@ import java.util.TreeSet;
  * so data flows from lower to higher stages. A node that reads no other stage-carrying node (a
  * parameter's Load outside every staged cell, a constant, the micro-batch slice of an input) is
  * <em>floating</em>: it runs on every stage that consumes it (on all stages if none does), which is
- * how MindSpore gives each stage its own copy of a parameter read or a constant. MindSpore's
- * errors: a labelled node reading from a higher stage ("The stage setting is incorrect. PreNode's
- * stage:... is larger than NextNode's stage:..."), a stage count other than the configured one
- * ("Stage num is ... is not equal to stage used: ..."), fewer micro-batches than stages
- * ("MicroBatch num must be larger or equal than StageNum", the 1F1B scheduler's check).
+ * how MindSpore gives each stage its own copy of a parameter read or a constant. In inference a
+ * parameter's Load floats even inside a staged cell: each stage reading the parameter uses its own
+ * copy (a tied embedding), which MindSpore sends from the lowest stage only when training.
+ * MindSpore's errors: a labelled node reading from a higher stage ("The stage setting is incorrect.
+ * PreNode's stage:... is larger than NextNode's stage:..."), a stage count other than the
+ * configured one ("Stage num is ... is not equal to stage used: ..."), fewer micro-batches than
+ * stages ("MicroBatch num must be larger or equal than StageNum", the 1F1B scheduler's check).
  *
  * <p>Example: {@code PipelineStages.of(graph, 2).stage(n)}.
  */
@@ -56,6 +59,10 @@ public final class PipelineStages {
     long[] floating = new long[n];
     int[] micro = new int[n];
     TreeSet<Integer> forwardStages = new TreeSet<>();
+    // Inference reads a parameter on every stage that uses it, from that stage's own copy
+    // (MindSpore's HandleSharedParameter sends shared parameters only when training; the copies are
+    // made equal by sync_pipeline_shared_parameters).
+    boolean inference = graph.forwardNodes() == n;
     int microBatches = 0;
     int chunks = 1;
     for (int i = 0; i < n; i++) {
@@ -70,7 +77,7 @@ public final class PipelineStages {
       }
       micro[i] = node.attrs().integer("micro", -1);
       microBatches = Math.max(microBatches, micro[i] + 1);
-      if (node.attrs().has("pipeline_stage")) {
+      if (node.attrs().has("pipeline_stage") && !(inference && readsParameter(node))) {
         // The virtual stage: chunk (pipeline_segment) k of stage s is k·stages + s; data flows
         // through stages 0..p-1 of chunk 0, then of chunk 1, ...
         int segment = Math.max(0, node.attrs().integer("pipeline_segment", 0));
@@ -120,7 +127,11 @@ public final class PipelineStages {
       throw MsException.runtimeError(
           "Stage num is " + stages + " is not equal to stage used: " + forwardStages.size());
     }
-    if (microBatches < stages) {
+    if (microBatches == 0) {
+      microBatches = labelInputSlices(graph, micro);
+    }
+    boolean training = graph.forwardNodes() < n;
+    if (training && microBatches < stages) {
       throw MsException.runtimeError("MicroBatch num must be larger or equal than StageNum");
     }
     int[] chunk = new int[n];
@@ -128,6 +139,71 @@ public final class PipelineStages {
       chunk[i] = floating[i] != 0 ? 0 : virt[i] / stages;
     }
     return new PipelineStages(stage, chunk, floating, micro, stages, microBatches, chunks);
+  }
+
+  /** Whether {@code node} is a parameter's Load. */
+  private static boolean readsParameter(Graph.Node node) {
+    return node.op().name().equals("Load")
+        && node.inputs().length > 0
+        && node.inputs()[0] instanceof Graph.Var;
+  }
+
+  /**
+   * Micro-batch labels for a graph whose nodes carry none (a script that slices its inputs into
+   * micro-batches itself, as MindSpore's pipeline inference samples do): as MindSpore's {@code
+   * PipelineTransformer::LabelMicroBatch}, each StridedSlice reading a graph input is one
+   * micro-batch, numbered by its start along the axis where the slices of that input differ divided
+   * by its length there; every other node takes the largest label among its producers (-1 for
+   * none). Fills {@code micro}; returns the micro-batch count (0 without such slices).
+   */
+  private static int labelInputSlices(Graph graph, int[] micro) {
+    int n = graph.size();
+    java.util.Map<Integer, java.util.List<Integer>> slicesOf = new java.util.TreeMap<>();
+    for (int i = 0; i < n; i++) {
+      Graph.Node node = graph.nodes().get(i);
+      if (node.op().name().equals("StridedSlice")
+          && node.inputs().length > 0
+          && node.inputs()[0] instanceof Graph.Arg a) {
+        slicesOf.computeIfAbsent(a.index(), k -> new java.util.ArrayList<>()).add(i);
+      }
+    }
+    java.util.Arrays.fill(micro, -1);
+    int count = 0;
+    for (java.util.List<Integer> slices : slicesOf.values()) {
+      java.util.List<Integer> first = graph.nodes().get(slices.get(0)).attrs().ints("begin");
+      int axis = 0;
+      for (int s : slices) {
+        java.util.List<Integer> begin = graph.nodes().get(s).attrs().ints("begin");
+        for (int d = 0; d < Math.min(begin.size(), first.size()); d++) {
+          if (!begin.get(d).equals(first.get(d))) {
+            axis = d;
+          }
+        }
+      }
+      for (int s : slices) {
+        Attrs a = graph.nodes().get(s).attrs();
+        java.util.List<Integer> b = a.ints("begin");
+        java.util.List<Integer> e = a.ints("end");
+        int begin = b.size() > axis ? b.get(axis) : 0;
+        int end = e.size() > axis ? e.get(axis) : begin + 1;
+        int length = Math.max(1, end - begin);
+        micro[s] = begin / length;
+        count = Math.max(count, micro[s] + 1);
+      }
+    }
+    if (count == 0) {
+      return 0;
+    }
+    for (int i = 0; i < n; i++) {
+      if (micro[i] < 0) {
+        for (Graph.Ref r : graph.nodes().get(i).inputs()) {
+          if (r instanceof Graph.Out o) {
+            micro[i] = Math.max(micro[i], micro[o.node()]);
+          }
+        }
+      }
+    }
+    return count;
   }
 
   /** The stage of node {@code node}; for a floating node the lowest stage it runs on. */

@@ -49,6 +49,12 @@ public interface GradRule {
     /** Runs registered operator {@code name}; all its outputs. */
     Tensor[] ops(String name, Attrs attrs, Object... inputs);
 
+    /**
+     * Runs {@code op}, an operator not in the table (a collective bound to one rank's
+     * communicator); all its outputs.
+     */
+    Tensor[] apply(OpDef op, Attrs attrs, Object... inputs);
+
     /** {@code t} summed over the dimensions broadcasting added or stretched, to {@code shape}. */
     default Tensor sumTo(Tensor t, Shape shape) {
       if (t.shape().equals(shape)) {

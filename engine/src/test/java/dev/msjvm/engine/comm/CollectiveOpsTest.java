@@ -74,6 +74,81 @@ class CollectiveOpsTest {
   }
 
   @Test
+  void reduceScatterAllToAllAndPointToPointMoveTheBlocksMindSporeSpecifies() {
+    List<List<Object>> results =
+        RankThreads.runAll(
+            new InJvmWorld(4, Duration.ofSeconds(10)),
+            comm -> {
+              Runtime rt = new Runtime(NaiveBlas::new);
+              int r = comm.rank();
+              // x[i][j] = 100r + 10i + j, 4x2
+              Tensor x =
+                  Tensor.of(
+                      DType.FLOAT32,
+                      Shape.of(4, 2),
+                      List.of(
+                          100 * r,
+                          100 * r + 1,
+                          100 * r + 10,
+                          100 * r + 11,
+                          100 * r + 20,
+                          100 * r + 21,
+                          100 * r + 30,
+                          100 * r + 31));
+              Tensor scattered =
+                  rt.apply(CollectiveOps.reduceScatter(comm), attrs("sum", WORLD), x)[0];
+              Attrs swap =
+                  Attrs.of("split_count", 4, "split_dim", 0, "concat_dim", 1, "group", WORLD);
+              Tensor exchanged = rt.apply(CollectiveOps.allToAll(comm), swap, x)[0];
+              Attrs back =
+                  Attrs.of("split_count", 4, "split_dim", 1, "concat_dim", 0, "group", WORLD);
+              Tensor restored = rt.apply(CollectiveOps.allToAll(comm), back, exchanged)[0];
+              Tensor received = null;
+              if (r == 0) {
+                rt.apply(
+                    CollectiveOps.send(comm),
+                    Attrs.of("sr_tag", 7, "dest_rank", 3, "group", WORLD),
+                    x);
+              } else if (r == 3) {
+                received =
+                    rt.apply(
+                            CollectiveOps.receive(comm),
+                            Attrs.of(
+                                "sr_tag",
+                                7,
+                                "src_rank",
+                                0,
+                                "shape",
+                                List.of(4, 2),
+                                "dtype",
+                                "INT32",
+                                "group",
+                                WORLD))[0];
+              }
+              return List.of(
+                  scattered.toList(),
+                  exchanged.shape().dims(),
+                  exchanged.toList(),
+                  restored.toList().equals(x.toList()),
+                  received == null ? List.of() : received.toList());
+            });
+    // rank r keeps row r of the sum over ranks: 600 + 40r + j
+    assertEquals(List.of(List.of(600.0, 604.0)), results.get(0).get(0));
+    assertEquals(List.of(List.of(720.0, 724.0)), results.get(3).get(0));
+    // rank 1 receives row 1 of every rank, side by side: [[10, 11, 110, 111, 210, ...]]
+    assertEquals(List.of(1, 8), results.get(1).get(1));
+    assertEquals(
+        List.of(List.of(10.0, 11.0, 110.0, 111.0, 210.0, 211.0, 310.0, 311.0)),
+        results.get(1).get(2));
+    for (List<Object> rank : results) {
+      assertEquals(true, rank.get(3));
+    }
+    assertEquals(
+        List.of(List.of(0L, 1L), List.of(10L, 11L), List.of(20L, 21L), List.of(30L, 31L)),
+        results.get(3).get(4));
+  }
+
+  @Test
   void aTracedGraphCommunicatesOnEveryReplay() {
     List<List<Object>> results =
         RankThreads.runAll(

@@ -178,10 +178,15 @@ class Parameter(Tensor):
         self.init_mode = None
         return self
 
+    def assign_value(self, value):
+        """Copies ``value`` (a Tensor of the same shape) into the parameter; returns self."""
+        return self.set_data(value)
+
     def value(self):
         """The parameter's current values as a plain Tensor (a snapshot: later updates of the
-        parameter do not change it)."""
-        return Tensor._wrap(host().valueOf(self._java).java)  # pylint: disable=protected-access
+        parameter do not change it); in a traced graph, a read of the parameter at that point of
+        each run."""
+        return Tensor._wrap(host().read(self._java).java)  # pylint: disable=protected-access
 
     def clone(self, init='same'):  # pylint: disable=unused-argument
         """A new parameter with the same values and attributes."""

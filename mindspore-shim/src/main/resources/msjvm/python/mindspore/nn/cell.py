@@ -169,6 +169,13 @@ class Cell:
             return _graph.call(self, args)
         return self._run_construct(*args, **kwargs)
 
+    def compile(self, *args, **kwargs):
+        """Compiles this cell as a graph for ``args`` without running it (MindSpore's
+        ``Cell.compile``); the next call with the same argument signature replays the graph. In
+        semi_auto/auto_parallel the parameters then hold this rank's slices."""
+        from mindspore.common.api import _cell_graph_executor  # pylint: disable=import-outside-toplevel
+        _cell_graph_executor.compile(self, *args, **kwargs)
+
     def _run_construct(self, *args, **kwargs):
         """``construct`` under this cell's mixed precision (``to_float``): floating-point inputs and
         the parameters it reads are cast to the cell's compute type, as MindSpore's cell casts do.
@@ -231,8 +238,9 @@ class Cell:
             own = {}
             for p in self.get_parameters():
                 if p.name in compiled:
-                    dm, tmap, piece = ([_layout_value(v) for v in part] for part in compiled[p.name])
-                    own[p.name] = (dm, tmap, piece, 0, True, '', [], [], False, False, 0, 0)
+                    dm, tmap, piece, shared = ([_layout_value(v) for v in part] for part in compiled[p.name])
+                    own[p.name] = (dm, tmap, piece, 0, True, '', [], [], bool(shared[0]), bool(shared[1]),
+                                   shared[2], shared[3])
             if own:
                 object.__setattr__(self, "_parameter_layout_dict", own)
         return self.__dict__.setdefault("_parameter_layout_dict", {})

@@ -15,11 +15,12 @@ from mindspore.parallel.nn import (GradAccumulation, MicroBatchInterleaved, Pipe
 from mindspore.parallel.checkpoint_transform import (build_searched_strategy, load_distributed_checkpoint,
                                                      load_segmented_checkpoints, merge_pipeline_strategys,
                                                      merge_sliced_parameter, rank_list_for_transform,
-                                                     transform_checkpoint_by_rank, transform_checkpoints,
-                                                     unified_safetensors)
+                                                     sync_pipeline_shared_parameters, transform_checkpoint_by_rank,
+                                                     transform_checkpoints, unified_safetensors)
 
 __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "Layout", "shard",
            "parameter_broadcast", "PipelineCell", "Pipeline", "MicroBatchInterleaved", "GradAccumulation",
            "PipelineGradReducer", "build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
            "transform_checkpoint_by_rank", "transform_checkpoints", "merge_pipeline_strategys",
-           "load_distributed_checkpoint", "load_segmented_checkpoints", "unified_safetensors"]
+           "load_distributed_checkpoint", "load_segmented_checkpoints", "unified_safetensors",
+           "sync_pipeline_shared_parameters"]

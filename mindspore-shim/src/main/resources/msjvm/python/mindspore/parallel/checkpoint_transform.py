@@ -24,7 +24,8 @@ from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_str
 
 __all__ = ["build_searched_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
            "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform",
-           "transform_checkpoint_by_rank", "transform_checkpoints", "unified_safetensors"]
+           "sync_pipeline_shared_parameters", "transform_checkpoint_by_rank", "transform_checkpoints",
+           "unified_safetensors"]
 
 
 class _Dims:
@@ -1175,3 +1176,44 @@ def _load_unified(unified_dir, strategy_file, rank_id, name_map):
         hyper = _Source(os.path.join(unified_dir, "hyper_param.safetensors"))
         params.update({n: Parameter(hyper.read(n)) for n in hyper})
     return params
+
+
+def _sync_params(name, param, layout):
+    """Sends or receives one parameter by its layout's pipeline-shared fields (MindSpore's order:
+    shared, is_send, peer rank, tag at positions 8 to 11)."""
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    from mindspore import ops  # pylint: disable=import-outside-toplevel
+    if len(layout) < 10:
+        logger.warning("The layout dict does not contain the pipeline_shared_param info %s", name)
+        return
+    if not layout[8]:
+        return
+    if layout[9]:
+        ops.Send(sr_tag=layout[11], dest_rank=layout[10])(param)
+    else:
+        param.assign_value(ops.Receive(sr_tag=layout[11], src_rank=layout[10], shape=param.shape,
+                                       dtype=param.dtype)(param))
+
+
+def sync_pipeline_shared_parameters(net):
+    """Copies each parameter several pipeline stages hold (a tied embedding read by the first
+    stage's lookup and the last stage's head) from the lowest of those stages to the others, rank to
+    rank by position in the stage, as MindSpore does for pipeline inference; the network must have
+    been compiled (its ``parameter_layout_dict`` names the shared parameters and their peers)."""
+    import mindspore as ms  # pylint: disable=import-outside-toplevel
+    from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+    from mindspore.parallel.parameter_broadcast import _parallel_settings  # pylint: disable=import-outside-toplevel
+    if not isinstance(net, ms.nn.Cell):
+        logger.critical("Failed to synchronize pipeline shared parameters.")
+        raise TypeError("For 'sync_pipeline_shared_parameters', the argument 'net' should be a Cell, "
+                        "but got {}.".format(type(net)))
+    mode, pipeline_stages = _parallel_settings(net)
+    if pipeline_stages < 2:
+        return
+    del mode
+    # An uncompiled network has no layouts, so nothing is synchronized (MindSpore falls back to the
+    # last compiled graph's layouts, which name other parameters).
+    layout_dict = net.parameter_layout_dict
+    for name, param in net.parameters_and_names():
+        if name in layout_dict:
+            _sync_params(name, param, layout_dict[name])

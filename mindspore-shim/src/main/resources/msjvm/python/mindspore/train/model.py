@@ -512,6 +512,43 @@ class Model:
         self._predict_network.set_train(False)
         return self._predict_network(*predict_data)
 
+    def _infer_train_check(self, train_dataset, dataset_sink_mode, sink_size):
+        """MindSpore's checks of ``infer_train_layout``'s arguments, in its order and words."""
+        from mindspore import context  # pylint: disable=import-outside-toplevel
+        if context.get_context("mode") != context.GRAPH_MODE:
+            raise RuntimeError("Pre-compile process that generate parameter layout for the train network "
+                               "only supports GRAPH MODE and Ascend target currently.")
+        mode = _parallel_mode()
+        if mode not in ("semi_auto_parallel", "auto_parallel"):
+            raise RuntimeError("'infer_train_layout' only supports 'semi_auto_parallel' and 'auto_parallel' "
+                               "mode, but got {}.".format(mode))
+        dataset_sink_mode = validator.check_bool(dataset_sink_mode)
+        if not dataset_sink_mode:
+            raise ValueError("Only dataset sink mode is supported for now.")
+        if type(self._train_network).__name__ == "GraphCell":
+            raise ValueError("Dataset sink mode is currently not supported when training with a GraphCell.")
+        validator.check_is_int(sink_size)
+        if train_dataset.get_dataset_size() == 0:
+            raise ValueError("There is no valid data in dataset, please check dataset file firstly.")
+        if sink_size < -1 or sink_size == 0:
+            raise ValueError("For 'infer_train_layout', the argument 'sink_size' must be -1 or positive, "
+                             "but got sink_size {}.".format(sink_size))
+
+    def infer_train_layout(self, train_dataset, dataset_sink_mode=True, sink_size=-1):
+        """{parameter name: layout} of the train network compiled (not run) for the shapes of
+        ``train_dataset``'s first batch in semi_auto/auto_parallel, as MindSpore's pre-compile: the
+        parameters then hold this rank's slices, so a checkpoint saved per rank
+        (``integrated_save=False``) loads into them, and ``train`` on the same dataset reuses the
+        compiled step."""
+        self._infer_train_check(train_dataset, dataset_sink_mode, sink_size)
+        from mindspore.common.api import _cell_graph_executor  # pylint: disable=import-outside-toplevel
+        network = self._train_network
+        network.set_train(True)
+        first = next(iter(train_dataset.create_tuple_iterator(num_epochs=1)))
+        _cell_graph_executor.compile(network, *first)
+        train_dataset.__model_hash__ = hash(self)
+        return network.parameter_layout_dict
+
     def infer_predict_layout(self, *predict_data, skip_backend_compile=False):
         """{parameter name: layout} of the predict network compiled for ``predict_data`` under
         semi_auto/auto parallel (``load_distributed_checkpoint``'s ``predict_strategy``). The compile

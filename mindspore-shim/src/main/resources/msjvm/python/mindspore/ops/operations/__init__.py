@@ -404,6 +404,121 @@ class AllGather(Primitive):
         return self._run_engine(x)
 
 
+def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
+    from mindspore._checkparam import check_value_type as check  # pylint: disable=import-outside-toplevel
+    return check(arg_name, arg_value, valid_types, prim_name)
+
+
+def _rank_size(group):
+    from mindspore.communication.management import get_group_size  # pylint: disable=import-outside-toplevel
+    return get_group_size(group)
+
+
+class ReduceScatter(Primitive):
+    """Reduces a tensor over the ranks of a group; group rank r keeps block r of dimension 0."""
+
+    def __init__(self, op=ReduceOp.SUM, group=None):
+        super().__init__("ReduceScatter")
+        check_value_type('op', op, (str,), "ReduceScatter")
+        group = group if group is not None else _world_group()
+        check_value_type('group', group, (str,), "ReduceScatter")
+        self.op = op
+        self.group = group
+        self.rank_size = _rank_size(group)
+        self.add_prim_attr("op", op)
+        self.add_prim_attr("rank_size", self.rank_size)
+        self.add_prim_attr("group", group)
+        self.add_prim_attr("fusion", 0)
+        self.add_prim_attr("no_eliminate", True)
+
+    _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
+
+    def __call__(self, x):
+        """Block ``rank`` (of ``rank_size`` along dimension 0) of the group's reduction of ``x``."""
+        return self._run_engine(x)
+
+
+class AlltoAll(Primitive):
+    """Cuts the input into ``split_count`` blocks along ``split_dim``, sends block r to group rank r and
+    joins the blocks received along ``concat_dim``, in group-rank order."""
+
+    def __init__(self, split_count, split_dim, concat_dim, group=None):
+        super().__init__("AlltoAll")
+        group = group if group is not None else _world_group()
+        check_value_type('group', group, (str,), "AlltoAll")
+        from mindspore._checkparam import check_is_int  # pylint: disable=import-outside-toplevel
+        for value in (split_count, split_dim, concat_dim):
+            check_is_int(value, int)  # as MindSpore calls it: the class int lands in the message
+        self.split_count = split_count
+        self.split_dim = split_dim
+        self.concat_dim = concat_dim
+        self.group = group
+        self.add_prim_attr("split_count", split_count)
+        self.add_prim_attr("split_dim", split_dim)
+        self.add_prim_attr("concat_dim", concat_dim)
+        self.add_prim_attr("group", group)
+        self.add_prim_attr("no_eliminate", True)
+        self.rank_size = _rank_size(group)
+        self.add_prim_attr("rank_size", self.rank_size)
+
+    _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
+
+    def __call__(self, x):
+        """The blocks of ``x`` exchanged over the group."""
+        return self._run_engine(x)
+
+
+class Send(Primitive):
+    """Sends a tensor to group rank ``dest_rank`` (``sr_tag`` pairs it with the peer's ``Receive``);
+    returns its input."""
+
+    def __init__(self, sr_tag, dest_rank, group=None, group_back=None):
+        super().__init__("Send")
+        group = group if group is not None else _world_group()
+        self.rank = dest_rank
+        self.sr_tag = sr_tag
+        self.group = group
+        for key, value in (("sr_tag", sr_tag), ("dest_rank", dest_rank), ("group", group),
+                           ("group_back", group_back if group_back is not None else _world_group())):
+            self.add_prim_attr(key, value)
+        self.add_prim_attr("no_eliminate", True)
+
+    _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
+
+    def __call__(self, x):
+        return self._run_engine(x)
+
+
+class Receive(Primitive):
+    """Receives the tensor of ``shape`` and ``dtype`` group rank ``src_rank`` sent with ``sr_tag``."""
+
+    _TYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+              "float64", "bfloat16", "bool")
+
+    def __init__(self, sr_tag, src_rank, shape, dtype, group=None, group_back=None):
+        super().__init__("Receive")
+        from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+        group = group if group is not None else _world_group()
+        valid = [getattr(mstype, t) for t in self._TYPES if hasattr(mstype, t)]
+        if not isinstance(dtype, mstype.Type) or dtype not in valid:
+            raise TypeError(f"For 'Receive', the type of 'dtype' should be in [{', '.join(map(str, valid))}], "
+                            f"but got {dtype}.")
+        self.rank = src_rank
+        self.tag = sr_tag
+        self.shape = shape
+        self.dtype = dtype
+        self.group = group
+        for key, value in (("sr_tag", sr_tag), ("src_rank", src_rank), ("shape", list(shape)), ("group", group),
+                           ("group_back", group_back if group_back is not None else _world_group())):
+            self.add_prim_attr(key, value)
+        self.add_prim_attr("no_eliminate", True)
+
+    _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
+
+    def __call__(self, *inputs):
+        return self._run_engine(*inputs, extra=("dtype", self.dtype.engine_name))
+
+
 class Broadcast(Primitive):
     """Every rank of a group receives the inputs of group rank ``root_rank``."""
 

@@ -1,7 +1,8 @@
 """``mindspore.ops.operations.comm_ops``: the communication primitives by MindSpore's module path, and
 ``_VirtualDataset``, the marker of dataset inputs."""
 from mindspore.ops.primitive import Primitive
-from mindspore.ops.operations import AllGather, AllReduce, Broadcast, ReduceOp  # noqa: F401
+from mindspore.ops.operations import (AllGather, AllReduce, AlltoAll, Broadcast, Receive, ReduceOp,  # noqa: F401
+                                      ReduceScatter, Send)
 
 
 class _VirtualDataset(Primitive):
