@@ -10,6 +10,7 @@ import dev.msjvm.engine.parallel.rules.MatrixRules;
 import dev.msjvm.engine.parallel.rules.NnRules;
 import dev.msjvm.engine.parallel.rules.ReductionRules;
 import dev.msjvm.engine.parallel.rules.ShardingRule;
+import dev.msjvm.engine.tensor.AdaptivePooling;
 import dev.msjvm.engine.tensor.BatchMatMul;
 import dev.msjvm.engine.tensor.Convolution;
 import dev.msjvm.engine.tensor.NnActivations;
@@ -22,11 +23,12 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * Neural-network operators: BiasAdd, BatchMatMul, Conv2D, MaxPool/AvgPool, BatchNorm, LayerNorm,
- * GeLU, Dropout and the softmax cross-entropy losses, with the grad operators their gradient rules
- * emit (Conv2DBackpropInput/Filter, MaxPoolGrad, BatchNormGrad, ...). Attribute names are
- * MindSpore's ({@code pad_mode}, {@code kernel_size}, {@code strides}, {@code epsilon}...); window
- * attributes take MindSpore's 4-element {@code (1, 1, h, w)} or 2-element forms.
+ * Neural-network operators: BiasAdd, BatchMatMul, Conv2D, MaxPool/AvgPool/AdaptiveAvgPool2D,
+ * BatchNorm, LayerNorm, GeLU, Dropout and the softmax cross-entropy losses, with the grad operators
+ * their gradient rules emit (Conv2DBackpropInput/Filter, MaxPoolGrad, BatchNormGrad, ...).
+ * Attribute names are MindSpore's ({@code pad_mode}, {@code kernel_size}, {@code strides}, {@code
+ * epsilon}...); window attributes take MindSpore's 4-element {@code (1, 1, h, w)} or 2-element
+ * forms.
  */
 final class NnOps {
   private NnOps() {}
@@ -286,6 +288,27 @@ final class NnOps {
             .shards(NnRules.resize(true)));
     defs.addAll(pooling("MaxPool", Pooling::maxPool, Pooling::maxPoolGrad));
     defs.addAll(pooling("AvgPool", Pooling::avgPool, Pooling::avgPoolGrad));
+    defs.add(
+        OpDef.of(
+                "AdaptiveAvgPool2D",
+                c -> one(AdaptivePooling.adaptiveAvgPool2d(c.in(0), c.attrs().ints("output_size"))),
+                g -> one(g.op("AdaptiveAvgPool2DGrad", NONE, g.in(0), g.dout(0))))
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        AdaptivePooling.adaptiveAvgPool2dType(in.get(0), a.ints("output_size"))))
+            .role(CostRole.GENERAL)
+            .shards(NnRules.adaptivePooling()));
+    defs.add(
+        OpDef.of(
+                "AdaptiveAvgPool2DGrad",
+                c -> one(AdaptivePooling.adaptiveAvgPool2dGrad(c.in(0), c.in(1))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) -> AdaptivePooling.adaptiveAvgPool2dGradType(in.get(0), in.get(1))))
+            .role(CostRole.GENERAL)
+            .shards(NnRules.adaptivePoolingGrad()));
     return defs;
   }
 

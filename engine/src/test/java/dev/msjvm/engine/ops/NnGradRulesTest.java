@@ -84,6 +84,16 @@ class NnGradRulesTest {
             List.of(x4),
             new int[] {0}),
         Arguments.of(
+            "AdaptiveAvgPool2D",
+            Attrs.of("output_size", List.of(3, 2)),
+            List.of(x4),
+            new int[] {0}),
+        Arguments.of(
+            "AdaptiveAvgPool2D",
+            Attrs.of("output_size", List.of(-1, 4)),
+            List.of(random(19, -1, 1, 3, 4, 7)),
+            new int[] {0}),
+        Arguments.of(
             "BatchNorm",
             Attrs.of("is_training", false, "epsilon", 1e-5, "momentum", 0.1),
             List.of(

@@ -2,6 +2,7 @@ package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.tensor.AdaptivePooling;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -18,6 +19,7 @@ import java.util.function.Supplier;
  *   <li>Conv2DBackpropFilter {@code nohw,nihw->oi__}: the filter gradient sums over the images, so
  *       a split N makes it partial; its {@code filter_shape} becomes the slice's.
  *   <li>MaxPool/AvgPool {@code nchw->nchw} and their grads {@code nchw,nchw->nchw} (x, dy).
+ *   <li>AdaptiveAvgPool2D {@code nchw->nchw} (or {@code chw->chw}) and its grad (x, dy).
  * </ul>
  *
  * <p>MindSpore also splits H and W: without communication where windows do not overlap (kernel with
@@ -60,6 +62,33 @@ public final class NnRules {
                   .outputShapes(List.of(Shape.of(out)));
             })
         .checking(NnRules::poolingCheck);
+  }
+
+  /**
+   * AdaptiveAvgPool2D on NCHW ({@code nchw->nchw}) or CHW ({@code chw->chw}): the bins span whole
+   * planes, so H and W stay whole; the output's H and W are {@code output_size}'s.
+   */
+  public static ShardingRule adaptivePooling() {
+    return ShardingRule.of(
+        (attrs, shapes) ->
+            EinsumSpec.parse(planes(shapes.get(0)) + "->" + planes(shapes.get(0)))
+                .unsplit("hw")
+                .outputShapes(
+                    List.of(
+                        AdaptivePooling.outputShape(shapes.get(0), attrs.ints("output_size")))));
+  }
+
+  /** AdaptiveAvgPool2DGrad(x, dy): laid out as x, the planes whole. */
+  public static ShardingRule adaptivePoolingGrad() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String x = planes(shapes.get(0));
+          return EinsumSpec.parse(x + "," + x + "->" + x).unsplit("hw");
+        });
+  }
+
+  private static String planes(Shape x) {
+    return x.rank() == 4 ? "nchw" : "chw";
   }
 
   /**

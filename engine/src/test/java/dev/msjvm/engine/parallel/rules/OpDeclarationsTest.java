@@ -174,6 +174,16 @@ class OpDeclarationsTest {
         new Bad("Select int condition", "Select", none, List.of(i32(2), f(2), f(2))),
         new Bad("BiasAdd bias size", "BiasAdd", none, List.of(f(2, 3), f(4))),
         new Bad("MaxPool of rank 3", "MaxPool", pool, List.of(f(1, 4, 4))),
+        new Bad(
+            "AdaptiveAvgPool2D of rank 2",
+            "AdaptiveAvgPool2D",
+            Attrs.of("output_size", List.of(2, 2)),
+            List.of(f(4, 4))),
+        new Bad(
+            "AdaptiveAvgPool2D of ints",
+            "AdaptiveAvgPool2D",
+            Attrs.of("output_size", List.of(2, 2)),
+            List.of(i32(1, 4, 4))),
         new Bad("Conv2D channels differ", "Conv2D", conv, List.of(f(1, 3, 5, 5), f(2, 4, 3, 3))),
         new Bad(
             "LayerNorm gamma shape",

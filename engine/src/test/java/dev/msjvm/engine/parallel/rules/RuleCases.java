@@ -394,6 +394,20 @@ final class RuleCases {
             "MaxPoolGradWithArgmax",
             window,
             List.of(image, g.f(8, 4, 3, 3), pooled[1])));
+    Attrs adaptive = Attrs.of("output_size", List.of(2, -1));
+    c.add(new Case("AdaptiveAvgPool2D", "AdaptiveAvgPool2D", adaptive, List.of(image)));
+    c.add(
+        new Case(
+            "AdaptiveAvgPool2D chw",
+            "AdaptiveAvgPool2D",
+            Attrs.of("output_size", List.of(3, 4)),
+            List.of(g.f(8, 5, 6))));
+    c.add(
+        new Case(
+            "AdaptiveAvgPool2DGrad",
+            "AdaptiveAvgPool2DGrad",
+            adaptive,
+            List.of(image, g.f(8, 4, 2, 6))));
     for (boolean align : new boolean[] {false, true}) {
       Attrs resize =
           Attrs.of("size", List.of(5, 7), "align_corners", align, "half_pixel_centers", !align);

@@ -1,4 +1,4 @@
-"""``nn.MaxPool2d`` and ``nn.AvgPool2d`` as MindSpore 2.10.
+"""``nn.MaxPool2d``, ``nn.AvgPool2d`` and ``nn.AdaptiveAvgPool2d`` as MindSpore 2.10.
 
 Signatures, defaults (``kernel_size=1, stride=1, pad_mode="valid"``) and checks follow MindSpore; both
 run the MaxPool/AvgPool primitives ('valid'/'same' windows over NCHW, a 3-D input taken as one batch).
@@ -10,7 +10,7 @@ from mindspore import _checkparam as validator
 from mindspore.nn.cell import Cell
 from mindspore.ops import operations as P
 
-__all__ = ["MaxPool2d", "AvgPool2d"]
+__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
 
 
 def _padding_3d(padding):
@@ -116,3 +116,14 @@ class AvgPool2d(_PoolNd):
 
     def construct(self, x):
         return self._pool(self.avg_pool, x)
+
+
+class AdaptiveAvgPool2d(Cell):
+    """2-D adaptive average pooling of NCHW or CHW input to ``output_size`` (int, (h, w), None entries)."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.adaptive_avgpool2d = P.AdaptiveAvgPool2D(output_size)
+
+    def construct(self, input):  # pylint: disable=redefined-builtin
+        return self.adaptive_avgpool2d(input)

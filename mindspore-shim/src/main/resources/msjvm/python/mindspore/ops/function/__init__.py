@@ -322,6 +322,10 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
     return P.AvgPool(kernel_size, stride, "VALID")(input_x)
 
 
+def adaptive_avg_pool2d(input, output_size):  # pylint: disable=redefined-builtin
+    return P.AdaptiveAvgPool2D(output_size)(input)
+
+
 def l1_loss(input, target, reduction='mean'):  # pylint: disable=redefined-builtin
     from mindspore.nn.loss.loss import L1Loss  # pylint: disable=import-outside-toplevel
     return L1Loss(reduction)(input, target)

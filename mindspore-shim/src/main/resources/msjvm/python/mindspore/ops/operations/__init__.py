@@ -536,7 +536,7 @@ class Broadcast(Primitive):
         return tuple(self._run_engine(t) for t in x)
 
 
-from mindspore.ops.operations._nn_ops import (Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat,  # noqa: E402
+from mindspore.ops.operations._nn_ops import (AdaptiveAvgPool2D, Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat,  # noqa: E402
                                               Conv2D, Dropout, Gather, GeLU, Identity, LayerNorm, MaxPool,
                                               OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,

@@ -148,6 +148,33 @@ class AvgPool(_Pool):
     """Average pooling over NCHW windows."""
 
 
+class AdaptiveAvgPool2D(Primitive):
+    """Adaptive average pooling of NCHW or CHW input to ``output_size`` (an int, or (h, w) with None
+    keeping that input dimension; stored with -1 for None, as MindSpore)."""
+
+    def __init__(self, output_size):
+        super().__init__("AdaptiveAvgPool2D")
+        if isinstance(output_size, bool) or not isinstance(output_size, (int, tuple)):
+            raise TypeError(f"For 'AdaptiveAvgPool2D', the type of 'output_size' should be one of '['int', "
+                            f"'tuple']', but got type '{type(output_size).__name__}'.")
+        if isinstance(output_size, tuple) and len(output_size) != 2:
+            raise ValueError(f"For 'AdaptiveAvgPool2D', the 'length of output_size' must be int and must = 2, "
+                             f"but got '{len(output_size)}' with type 'int'.")
+        sizes = (output_size, output_size) if isinstance(output_size, int) else output_size
+        for i, size in enumerate(sizes):
+            if isinstance(size, bool) or not isinstance(size, (int, type(None))):
+                raise TypeError(f"For 'AdaptiveAvgPool2D', the type of 'output_size[{i}]' should be one of "
+                                f"'['int', 'NoneType']', but got type '{type(size).__name__}'.")
+            if size is not None and size < 0:
+                raise ValueError(f"For 'AdaptiveAvgPool2D', the argument 'output_size[{i}]' must >= 0, "
+                                 f"but got {size}.")
+        self.add_prim_attr("output_size", tuple(-1 if size is None else size for size in sizes))
+
+    def __call__(self, x):
+        _check_tensors(self.name, ("x",), (x,))
+        return self._run_engine(x)
+
+
 class BatchNorm(Primitive):
     """Batch normalization; in training it updates the moving mean/variance Parameters in place."""
 
