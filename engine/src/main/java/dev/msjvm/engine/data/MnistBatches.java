@@ -3,6 +3,8 @@ package dev.msjvm.engine.data;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * One epoch of {@code MnistDataset -> map(built-in transforms)* -> batch} run entirely in Java, so
@@ -11,7 +13,7 @@ import java.util.List;
  * <p>Columns are (image, label); {@code transforms.get(c)} is applied in order to column {@code c}
  * of every sample. Example: order [0..59999], image transforms [Rescale, HWC2CHW, TypeCast], batch
  * size 32 and drop_remainder false give 1875 batches of a float32 [32, 1, 28, 28] image tensor and
- * an int32 [32] label tensor.
+ * an int32 [32] label tensor. Random transforms draw from one generator seeded with {@code seed}.
  */
 public final class MnistBatches {
   private final MnistData data;
@@ -19,6 +21,7 @@ public final class MnistBatches {
   private final List<List<Transform>> transforms;
   private final int batchSize;
   private final boolean dropRemainder;
+  private final RandomGenerator rng;
   private int next;
 
   public MnistBatches(
@@ -26,12 +29,14 @@ public final class MnistBatches {
       SampleOrder order,
       List<List<Transform>> transforms,
       int batchSize,
-      boolean dropRemainder) {
+      boolean dropRemainder,
+      long seed) {
     this.data = data;
     this.order = order;
     this.transforms = List.copyOf(transforms);
     this.batchSize = batchSize;
     this.dropRemainder = dropRemainder;
+    this.rng = new SplittableRandom(seed);
   }
 
   /** The next batch's columns, or null after the last. */
@@ -53,7 +58,11 @@ public final class MnistBatches {
 
   private Tensor apply(int column, Tensor x) {
     for (Transform t : transforms.get(column)) {
-      x = t.apply(x);
+      List<Tensor> out = t.columns(x, rng);
+      if (out.size() != 1) {
+        throw PipelineError.mapColumns(out.size(), 1);
+      }
+      x = out.get(0);
     }
     return x;
   }

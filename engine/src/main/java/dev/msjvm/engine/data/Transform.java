@@ -4,7 +4,9 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.tensor.Tensor;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.random.RandomGenerator;
 
 /**
  * A built-in per-sample transform of {@code mindspore.dataset.vision} / {@code .transforms}, run in
@@ -12,12 +14,24 @@ import java.util.List;
  *
  * <p>Each record holds the arguments MindSpore's Python class validated; {@link #apply} maps one
  * sample's column to its new value with MindSpore's output type (Rescale and Normalize give
- * float32, HWC2CHW and Resize keep the type, OneHot keeps the label's type). Example: {@code new
- * Rescale(1 / 255.0, 0).apply(uint8Image)} is the float32 image scaled into [0, 1].
+ * float32, HWC2CHW and Resize keep the type, OneHot keeps the label's type). The random ones
+ * (RandomCrop, RandomHorizontalFlip) draw from the generator {@link #columns} is given, which the
+ * pipeline seeds from the dataset seed; SlicePatches makes several columns of one. Example: {@code
+ * new Rescale(1 / 255.0, 0).apply(uint8Image)} is the float32 image scaled into [0, 1].
  */
 public sealed interface Transform {
-  /** The transformed value of one sample's column. */
+  /** The transformed value of one sample's column (a random transform draws from seed 0). */
   Tensor apply(Tensor x);
+
+  /** The columns made of one sample's column, random draws taken from {@code rng}. */
+  default List<Tensor> columns(Tensor x, RandomGenerator rng) {
+    return List.of(apply(x));
+  }
+
+  /** Whether {@link #columns} draws from its generator. */
+  default boolean random() {
+    return false;
+  }
 
   /** {@code vision.Rescale}: {@code x * rescale + shift} as float32. */
   record Rescale(double rescale, double shift) implements Transform {
@@ -126,13 +140,16 @@ public sealed interface Transform {
             int ch = i % c;
             int ox = (i / c) % outW;
             int oy = i / (c * outW);
-            double fy = Math.max((oy + 0.5) * sy - 0.5, 0);
+            // OpenCV clamps a column before the first to it, but a row before the first keeps its
+            // weights and reads the first row twice (resize.cpp: xofs is clamped, yofs is not).
+            double fy = (oy + 0.5) * sy - 0.5;
             double fx = Math.max((ox + 0.5) * sx - 0.5, 0);
-            int y0 = Math.min((int) fy, ih - 1);
+            int fy0 = (int) Math.floor(fy);
+            int y0 = Math.min(Math.max(fy0, 0), ih - 1);
             int x0 = Math.min((int) fx, iw - 1);
-            int y1 = Math.min(y0 + 1, ih - 1);
+            int y1 = Math.min(Math.max(fy0 + 1, 0), ih - 1);
             int x1 = Math.min(x0 + 1, iw - 1);
-            double wy = fy - y0;
+            double wy = fy - fy0;
             double wx = fx - x0;
             double p00 = x.getDouble((y0 * iw + x0) * c + ch);
             double p01 = x.getDouble((y0 * iw + x1) * c + ch);
@@ -199,6 +216,129 @@ public sealed interface Transform {
     }
   }
 
+  /** A transform that draws from the generator it is given; alone it draws from seed 0. */
+  sealed interface RandomTransform extends Transform permits RandomCrop, RandomHorizontalFlip {
+    @Override
+    default Tensor apply(Tensor x) {
+      return columns(x, new java.util.SplittableRandom(0)).get(0);
+    }
+
+    @Override
+    default boolean random() {
+      return true;
+    }
+  }
+
+  /**
+   * {@code vision.RandomCrop}: pads by {@code padding} (top, bottom, left, right) in {@code border}
+   * mode, with {@code padIfNeeded} pads again on both sides up to the crop size, then crops a
+   * uniformly placed {@code height x width} window (x drawn before y, as MindSpore's
+   * random_crop_op.cc); a padded image of the crop size is returned without a draw.
+   */
+  record RandomCrop(
+      int height,
+      int width,
+      List<Integer> padding,
+      boolean padIfNeeded,
+      List<Integer> fill,
+      String border)
+      implements RandomTransform {
+    public RandomCrop {
+      padding = List.copyOf(padding);
+      fill = List.copyOf(fill);
+    }
+
+    @Override
+    public List<Tensor> columns(Tensor x, RandomGenerator rng) {
+      Shape s =
+          ImageGeometry.image(
+              x,
+              "RandomCropOp: input tensor should have at least 2 dimensions, but got: "
+                  + x.shape().rank());
+      int[] rows = {s.dim(0), padding.get(0), padding.get(1), 0};
+      int[] cols = {s.dim(1), padding.get(2), padding.get(3), 0};
+      boolean whole = ImageGeometry.padded(rows) == height && ImageGeometry.padded(cols) == width;
+      if (!whole && padIfNeeded) {
+        rows[3] = Math.max(0, height - ImageGeometry.padded(rows));
+        cols[3] = Math.max(0, width - ImageGeometry.padded(cols));
+      }
+      int ph = ImageGeometry.padded(rows);
+      int pw = ImageGeometry.padded(cols);
+      if (ph < height || pw < width) {
+        throw PipelineError.of(
+            "RandomCrop: invalid crop size, crop size is bigger than the image dimensions, got crop"
+                + " height: "
+                + height
+                + ", crop width: "
+                + width);
+      }
+      int x0 = whole ? 0 : rng.nextInt(pw - width + 1);
+      int y0 = whole ? 0 : rng.nextInt(ph - height + 1);
+      return List.of(ImageGeometry.window(x, rows, cols, y0, x0, height, width, border, fill));
+    }
+  }
+
+  /** {@code vision.RandomHorizontalFlip}: mirrors the columns with probability {@code prob}. */
+  record RandomHorizontalFlip(double prob) implements RandomTransform {
+    @Override
+    public List<Tensor> columns(Tensor x, RandomGenerator rng) {
+      Shape s =
+          ImageGeometry.image(
+              x,
+              "RandomHorizontalFlip: the image tensor should have at least two dimensions. You may"
+                  + " need to perform Decode first.");
+      if (!(rng.nextDouble() < prob)) {
+        return List.of(x);
+      }
+      int w = s.dim(1);
+      int c = x.size() / (s.dim(0) * w);
+      return List.of(
+          Tensor.ofDoubles(
+              x.dtype(),
+              s,
+              i -> {
+                int col = (i / c) % w;
+                return x.getDouble(i + (w - 1 - 2 * col) * c);
+              }));
+    }
+  }
+
+  /**
+   * {@code vision.SlicePatches}: {@code numHeight * numWidth} patches in row-major order; with
+   * {@code pad} the image is first padded at the bottom and right with {@code fill} up to a
+   * multiple of the grid (patches of {@code ceil(H / numHeight)} rows), else the remainder is
+   * dropped.
+   */
+  record SlicePatches(int numHeight, int numWidth, boolean pad, int fill) implements Transform {
+    @Override
+    public Tensor apply(Tensor x) {
+      return columns(x, null).get(0);
+    }
+
+    @Override
+    public List<Tensor> columns(Tensor x, RandomGenerator rng) {
+      if (numHeight == 1 && numWidth == 1) {
+        return List.of(x);
+      }
+      Shape s = x.shape();
+      if (s.rank() < 2) {
+        throw PipelineError.of("Rank of input data should be greater than 2, but got:" + s.rank());
+      }
+      int ph = pad ? Math.ceilDiv(s.dim(0), numHeight) : s.dim(0) / numHeight;
+      int pw = pad ? Math.ceilDiv(s.dim(1), numWidth) : s.dim(1) / numWidth;
+      int[] rows = {s.dim(0), 0, 0, 0};
+      int[] cols = {s.dim(1), 0, 0, 0};
+      List<Integer> fills = java.util.Collections.nCopies(x.size() / (s.dim(0) * s.dim(1)), fill);
+      List<Tensor> out = new ArrayList<>();
+      for (int i = 0; i < numHeight; i++) {
+        for (int j = 0; j < numWidth; j++) {
+          out.add(ImageGeometry.window(x, rows, cols, i * ph, j * pw, ph, pw, "constant", fills));
+        }
+      }
+      return out;
+    }
+  }
+
   /** The transform named {@code name} with Python-side-validated arguments. */
   public static Transform of(String name, List<Object> args) {
     return switch (name) {
@@ -209,12 +349,28 @@ public sealed interface Transform {
       case "Resize" -> new Resize((int) num(args, 0), (int) num(args, 1));
       case "TypeCast" -> new TypeCast(DType.valueOf((String) args.get(0)));
       case "OneHot" -> new OneHot((int) num(args, 0));
+      case "RandomCrop" ->
+          new RandomCrop(
+              (int) num(args, 0),
+              (int) num(args, 1),
+              ints(args.get(2)),
+              (Boolean) args.get(3),
+              ints(args.get(4)),
+              (String) args.get(5));
+      case "RandomHorizontalFlip" -> new RandomHorizontalFlip(num(args, 0));
+      case "SlicePatches" ->
+          new SlicePatches(
+              (int) num(args, 0), (int) num(args, 1), (Boolean) args.get(2), (int) num(args, 3));
       default -> throw MsException.valueError("Unknown dataset transform " + name + ".");
     };
   }
 
   private static double num(List<Object> args, int i) {
     return ((Number) args.get(i)).doubleValue();
+  }
+
+  private static List<Integer> ints(Object list) {
+    return ((List<?>) list).stream().map(v -> ((Number) v).intValue()).toList();
   }
 
   private static List<Double> nums(Object list) {

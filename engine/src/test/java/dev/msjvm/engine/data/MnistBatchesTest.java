@@ -21,7 +21,7 @@ class MnistBatchesTest {
       throws IOException {
     MnistDataTest.write(dir, "train", n, 2051, 0);
     MnistData d = MnistData.read(dir, "train");
-    return new MnistBatches(d, SampleOrder.of(n, false, 0, 0, 0, 0), t, batch, drop);
+    return new MnistBatches(d, SampleOrder.of(n, false, 0, 0, 0, 0), t, batch, drop, 0);
   }
 
   @Test

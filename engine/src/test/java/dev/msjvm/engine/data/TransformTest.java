@@ -85,4 +85,71 @@ class TransformTest {
     Tensor bad = Tensor.of(DType.INT64, Shape.scalar(), List.of(7));
     assertThrows(MsException.class, () -> new Transform.OneHot(4).apply(bad));
   }
+
+  @Test
+  void randomCropPadsInEveryBorderMode() {
+    Tensor x = Tensor.ofDoubles(DType.UINT8, Shape.of(3, 4), i -> i);
+    List<Integer> pad = List.of(2, 2, 2, 2);
+    List<Integer> nine = List.of(9, 9, 9);
+    // A padded image of the crop size is the whole window: no draw.
+    java.util.function.Function<String, String> whole =
+        mode -> new Transform.RandomCrop(7, 8, pad, false, nine, mode).apply(x).toList().toString();
+    assertEquals(
+        "[[10, 9, 8, 9, 10, 11, 10, 9], [6, 5, 4, 5, 6, 7, 6, 5], [2, 1, 0, 1, 2, 3, 2, 1], [6, 5,"
+            + " 4, 5, 6, 7, 6, 5], [10, 9, 8, 9, 10, 11, 10, 9], [6, 5, 4, 5, 6, 7, 6, 5], [2, 1, 0,"
+            + " 1, 2, 3, 2, 1]]",
+        whole.apply("reflect"));
+    assertEquals(
+        "[[5, 4, 4, 5, 6, 7, 7, 6], [1, 0, 0, 1, 2, 3, 3, 2], [1, 0, 0, 1, 2, 3, 3, 2], [5, 4, 4,"
+            + " 5, 6, 7, 7, 6], [9, 8, 8, 9, 10, 11, 11, 10], [9, 8, 8, 9, 10, 11, 11, 10], [5, 4,"
+            + " 4, 5, 6, 7, 7, 6]]",
+        whole.apply("symmetric"));
+    Tensor edge = new Transform.RandomCrop(7, 8, pad, false, nine, "edge").apply(x);
+    assertEquals("[8, 8, 8, 9, 10, 11, 11, 11]", ((List<?>) edge.toList()).get(6).toString());
+    Tensor constant = new Transform.RandomCrop(7, 8, pad, false, nine, "constant").apply(x);
+    assertEquals("[9, 9, 4, 5, 6, 7, 9, 9]", ((List<?>) constant.toList()).get(3).toString());
+    assertThrows(
+        MsException.class,
+        () -> new Transform.RandomCrop(5, 5, List.of(0, 0, 0, 0), false, nine, "edge").apply(x));
+  }
+
+  @Test
+  void randomCropWindowsLieInThePaddedImage() {
+    Tensor x = Tensor.ofDoubles(DType.UINT8, Shape.of(2, 2), i -> i);
+    List<Integer> none = List.of(0, 0, 0, 0);
+    Transform crop = new Transform.RandomCrop(3, 4, none, true, List.of(0, 0, 0), "reflect");
+    // pad_if_needed pads 1 row and 2 columns on both sides: a 4x6 image of [[0, 1], [2, 3]] tiles.
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(7);
+    for (int k = 0; k < 20; k++) {
+      Tensor w = crop.columns(x, rng).get(0);
+      assertEquals(Shape.of(3, 4), w.shape());
+      // Reflect-101 of a 2-long axis alternates: neighbours in a row differ by 1, in a column by 2.
+      for (int i = 0; i < 12; i++) {
+        if (i % 4 < 3) {
+          assertEquals(1, Math.abs(w.getDouble(i) - w.getDouble(i + 1)), 1e-9);
+        }
+        if (i < 8) {
+          assertEquals(2, Math.abs(w.getDouble(i) - w.getDouble(i + 4)), 1e-9);
+        }
+      }
+    }
+  }
+
+  @Test
+  void flipAndSlicePatches() {
+    Tensor x = Tensor.ofDoubles(DType.FLOAT32, Shape.of(3, 4), i -> i);
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(1);
+    assertEquals(
+        "[[3.0, 2.0, 1.0, 0.0], [7.0, 6.0, 5.0, 4.0], [11.0, 10.0, 9.0, 8.0]]",
+        new Transform.RandomHorizontalFlip(1).columns(x, rng).get(0).toList().toString());
+    assertEquals(x, new Transform.RandomHorizontalFlip(0).columns(x, rng).get(0));
+    // Recorded from vision.SlicePatches(2, 2) on np.arange(12).reshape(3, 4) (float32).
+    List<Tensor> patches = new Transform.SlicePatches(2, 2, true, 0).columns(x, null);
+    assertEquals(
+        "[[[0.0, 1.0], [4.0, 5.0]], [[2.0, 3.0], [6.0, 7.0]], [[8.0, 9.0], [0.0, 0.0]], [[10.0,"
+            + " 11.0], [0.0, 0.0]]]",
+        patches.stream().map(Tensor::toList).toList().toString());
+    List<Tensor> dropped = new Transform.SlicePatches(2, 2, false, 0).columns(x, null);
+    assertEquals(Shape.of(1, 2), dropped.get(3).shape());
+  }
 }

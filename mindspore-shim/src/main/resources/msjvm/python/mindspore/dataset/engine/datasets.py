@@ -19,9 +19,9 @@ from mindspore.dataset.core import config
 from mindspore.dataset.core.validator_helpers import (INT32_MAX, check_columns, check_dir, check_optional,
                                                       check_pos_int32, check_sampler_shuffle_shard_options,
                                                       check_valid_str, check_value, type_check)
-from mindspore.dataset.transforms.transforms import BuiltinTransform
+from mindspore.dataset.transforms.transforms import BuiltinTransform, Compose
 
-__all__ = ["Dataset", "MnistDataset", "GeneratorDataset", "NumpySlicesDataset", "to_tensor"]
+__all__ = ["Dataset", "MnistDataset", "Cifar10Dataset", "GeneratorDataset", "NumpySlicesDataset", "to_tensor"]
 
 
 _HOST = {}
@@ -223,8 +223,9 @@ class _SourceDataset(Dataset):
         return min(n, self.num_samples) if self.num_samples else n
 
 
-class MnistDataset(_SourceDataset):
-    """The MNIST idx files under ``dataset_dir``: columns ``image`` (uint8 [28, 28, 1]) and ``label``."""
+class _VisionFolderDataset(_SourceDataset):
+    """A vision source over the files of ``dataset_dir`` (MnistDataset, Cifar10Dataset): the same
+    signature and checks (MindSpore's check_mnist_cifar_dataset)."""
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, num_shards=None, shard_id=None, cache=None):  # pylint: disable=unused-argument
@@ -234,7 +235,12 @@ class MnistDataset(_SourceDataset):
         super().__init__(num_samples, shuffle, sampler, num_shards, shard_id)
         self.dataset_dir = dataset_dir
         self.usage = usage or "all"
-        self._mnist = None
+
+
+class MnistDataset(_VisionFolderDataset):
+    """The MNIST idx files under ``dataset_dir``: columns ``image`` (uint8 [28, 28, 1]) and ``label``."""
+
+    _mnist = None
 
     def _files_present(self):
         prefixes = {"train": ["train"], "test": ["t10k"], "all": ["t10k", "train"]}[self.usage]
@@ -255,6 +261,28 @@ class MnistDataset(_SourceDataset):
         data, order = self._data().java, self._order(epoch)
         for k in range(order.size()):
             yield _wrap_row(_data().mnistSample(data, order.java, k))
+
+
+class Cifar10Dataset(_VisionFolderDataset):
+    """The CIFAR-10 binary files under ``dataset_dir``: columns ``image`` (uint8 [32, 32, 3]) and ``label``."""
+
+    _cifar = None
+    _n = None
+
+    def _count(self):
+        if self._n is None:
+            self._n = _data().cifar10Count(self.dataset_dir, self.usage)
+        return self._n
+
+    def _names(self):
+        return ["image", "label"]
+
+    def _rows(self, epoch):
+        order = self._order(epoch)
+        if self._cifar is None:
+            self._cifar = _data().cifar10(self.dataset_dir, self.usage)
+        for k in range(order.size()):
+            yield _wrap_row(_data().cifar10Sample(self._cifar.java, order.java, k))
 
 
 class GeneratorDataset(_SourceDataset):
@@ -364,7 +392,10 @@ class MapDataset(Dataset):
         super().__init__([child])
         if operations is None:
             raise ValueError("operations is not provided.")
-        self.operations = list(operations) if isinstance(operations, list) else [operations]
+        self.operations = []
+        for op in operations if isinstance(operations, list) else [operations]:
+            # A Compose's transforms run as the map's own, so random ones draw from the map's generator.
+            self.operations.extend(op.transforms if isinstance(op, Compose) else [op])
         for op in self.operations:
             if not callable(op):
                 raise TypeError(f"Operations should be a callable Python object, but got: {op}.")
@@ -383,13 +414,15 @@ class MapDataset(Dataset):
         return inputs
 
     def _names(self):
+        """MapOp::CreateFinalColMap: as many outputs as inputs take the inputs' places; otherwise the
+        outputs come first, then the other columns in order."""
         names = self.children[0]._names()
         inputs = self._inputs(names)
         outputs = self.output_columns or inputs
-        at = min(names.index(c) for c in inputs)
-        kept = [n for n in names if n not in inputs]
-        before = [n for n in names[:at] if n not in inputs]
-        return before + outputs + kept[len(before):]
+        if len(outputs) == len(inputs):
+            renamed = dict(zip(inputs, outputs))
+            return [renamed.get(n, n) for n in names]
+        return outputs + [n for n in names if n not in inputs]
 
     def builtin_only(self):
         """Whether every operation runs in Java on a single column kept in place."""
@@ -403,18 +436,19 @@ class MapDataset(Dataset):
         out_names = self._names()
         outputs = self.output_columns or inputs
         np = _numpy()
+        random_ops = any(isinstance(op, BuiltinTransform) and op._random for op in self.operations)
+        rng = _data().random(_epoch_seed(epoch)).java if random_ops else None
         for row in self.children[0]._rows(epoch):
             values = [row[p] for p in positions]
             for op in self.operations:
                 if isinstance(op, BuiltinTransform):
-                    result = op(*values)
+                    result = op._apply(values, rng, in_map=True)
                 else:
                     args = [v.asnumpy() for v in values] if np is not None else values
                     result = op(*args)
                 values = list(result) if isinstance(result, tuple) else [result]
             if len(values) != len(outputs):
-                _data().fail(f"Invalid number of output columns: the operations give {len(values)} columns but "
-                             f"output_columns has {len(outputs)}.")
+                _data().failMapColumns(len(values), len(outputs))
             by_name = dict(zip(names, row))
             by_name.update(zip(outputs, (to_tensor(v) for v in values)))
             yield [by_name[n] for n in out_names]
@@ -457,7 +491,7 @@ class BatchDataset(Dataset):
             return None
         source, transforms = plan
         return _data().mnistBatches(source._data().java, source._order(epoch).java, transforms,
-                                    self.batch_size, self.drop_remainder)
+                                    self.batch_size, self.drop_remainder, _epoch_seed(epoch))
 
     def _rows(self, epoch):
         batches = self._java_batches(epoch)

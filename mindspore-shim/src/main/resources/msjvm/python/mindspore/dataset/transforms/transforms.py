@@ -16,13 +16,24 @@ class BuiltinTransform:
     _name = None
 
     def _make(self, *args):
-        self._java = host().datasets().transform(self._name, list(args)).java
+        data = host().datasets()
+        self._java = data.transform(self._name, list(args)).java
+        self._random = data.isRandom(self._java)
 
     def __call__(self, *columns):
+        """Eager use: random transforms draw from a generator seeded with the dataset seed."""
+        from mindspore.dataset.core import config  # pylint: disable=import-outside-toplevel
+        return self._apply(columns, host().datasets().random(config.get_seed()).java if self._random else None)
+
+    def _apply(self, columns, rng, in_map=False):
+        """The column(s) made of ``columns[0]``: one Tensor, or a tuple of them (SlicePatches); ``in_map``
+        reports a failure as a map does."""
         from mindspore.dataset.engine.datasets import to_tensor  # pylint: disable=import-outside-toplevel
         from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
-        out = host().datasets().apply(self._java, to_tensor(columns[0])._java)
-        return Tensor._wrap(out.java)
+        data, x = host().datasets(), to_tensor(columns[0])._java
+        made = data.mapColumns(self._java, self._name, x, rng) if in_map else data.columns(self._java, x, rng)
+        outs = [Tensor._wrap(t.java) for t in made]
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 def engine_dtype(data_type):
