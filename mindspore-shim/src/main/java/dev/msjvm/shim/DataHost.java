@@ -39,7 +39,7 @@ public final class DataHost {
    * counts them (10,000 a file); MindSpore's error when the folder has no {@code .bin} file.
    */
   public int cifar10Count(String dir, String usage) {
-    return Cifar10Data.files(policy.read(dir), dir, usage).size() * Cifar10Data.RECORDS;
+    return Cifar10Data.count(policy.read(dir), dir, usage);
   }
 
   /** The samples of the CIFAR-10 files of {@code usage} under {@code dir}. */

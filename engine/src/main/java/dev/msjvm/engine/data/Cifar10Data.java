@@ -65,7 +65,7 @@ public final class Cifar10Data {
    * The files of {@code usage} under {@code dir} ({@code shown} is the folder as the user wrote it,
    * for messages); MindSpore's error when the folder has no {@code .bin} file at all.
    */
-  public static List<Path> files(Path dir, String shown, String usage) {
+  private static List<Path> files(Path dir, String shown, String usage) {
     List<Path> all = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.bin")) {
       entries.forEach(all::add);
@@ -83,6 +83,14 @@ public final class Cifar10Data {
           default -> "batch";
         };
     return all.stream().sorted().filter(p -> p.getFileName().toString().contains(part)).toList();
+  }
+
+  /**
+   * The number of samples of the files of {@code usage} under {@code dir}, as MindSpore counts them
+   * ({@link #RECORDS} a file, without reading them); its error for a folder with no {@code .bin}.
+   */
+  public static int count(Path dir, String shown, String usage) {
+    return files(dir, shown, usage).size() * RECORDS;
   }
 
   /**
