@@ -548,7 +548,12 @@ public final class Host {
     List<CompileRequest.ArgSpec> specs = new ArrayList<>();
     for (List<Object> a : args) {
       int[] shape = ((List<?>) a.get(0)).stream().mapToInt(d -> ((Number) d).intValue()).toArray();
-      specs.add(new CompileRequest.ArgSpec(Shape.of(shape), Boolean.TRUE.equals(a.get(1))));
+      List<Integer> strategy =
+          a.size() > 2
+              ? ((List<?>) a.get(2)).stream().map(d -> ((Number) d).intValue()).toList()
+              : List.of();
+      specs.add(
+          new CompileRequest.ArgSpec(Shape.of(shape), Boolean.TRUE.equals(a.get(1)), strategy));
     }
     Map<String, Variable> byName = new java.util.LinkedHashMap<>();
     List<CompileRequest.ParamSpec> params = new ArrayList<>();

@@ -44,8 +44,20 @@ public record CompileRequest(
     StrategyFile.Contents loaded,
     StrategyFile.OperatorStrategies loadedOperators) {
 
-  /** A tensor argument of the compiled network. */
-  public record ArgSpec(Shape shape, boolean batchSplit) {}
+  /**
+   * A tensor argument of the compiled network, by its global shape: split along dimension 0 over
+   * the devices ({@code batchSplit}), whole, or (a non-empty {@code strategy}, the argument's entry
+   * of a tuple {@code dataset_strategy}) split {@code strategy[d]} ways along each dimension d.
+   */
+  public record ArgSpec(Shape shape, boolean batchSplit, List<Integer> strategy) {
+    public ArgSpec {
+      strategy = List.copyOf(strategy);
+    }
+
+    public ArgSpec(Shape shape, boolean batchSplit) {
+      this(shape, batchSplit, List.of());
+    }
+  }
 
   /** A parameter of the compiled network. */
   public record ParamSpec(String name, Shape shape, DType dtype) {}
@@ -85,7 +97,12 @@ public record CompileRequest(
     s.append("network ").append(network).append('\n');
     s.append("settings ").append(settings.describe()).append('\n');
     args.forEach(
-        a -> s.append("arg ").append(a.shape()).append(a.batchSplit() ? " split\n" : "\n"));
+        a ->
+            s.append("arg ")
+                .append(a.shape())
+                .append(a.batchSplit() ? " split" : "")
+                .append(a.strategy().isEmpty() ? "" : " strategy " + a.strategy())
+                .append('\n'));
     parameters.forEach(
         p ->
             s.append("parameter ")

@@ -1,5 +1,7 @@
 package dev.msjvm.engine.exec;
 
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.ShardingOracle;
 import dev.msjvm.engine.parallel.TensorLayout;
@@ -96,18 +98,59 @@ public final class ParallelCompiler {
     }
   }
 
-  /** The layout of each argument: split along dimension 0 over the devices, or whole. */
+  /**
+   * The layout of each argument: split along dimension 0 over the devices, whole, or by its dataset
+   * strategy: the device matrix is the strategy with the devices it leaves over as a leading
+   * (outermost) axis, as MindSpore's virtual dataset lays it out, so with {@code (1, 4)} on 8
+   * devices rank r holds block {@code r % 4} of dimension 1.
+   */
   static List<TensorLayout> argLayouts(List<CompileRequest.ArgSpec> args, int devices) {
     List<TensorLayout> layouts = new ArrayList<>();
     for (CompileRequest.ArgSpec a : args) {
       int[] map = new int[a.shape().rank()];
       Arrays.fill(map, -1);
+      List<Integer> strategy = a.strategy();
+      if (!strategy.isEmpty()) {
+        layouts.add(strategyLayout(a.shape(), strategy, devices));
+        continue;
+      }
       if (a.batchSplit() && map.length > 0) {
         map[0] = 0;
       }
       layouts.add(TensorLayout.of(DeviceMatrix.of(devices), map, a.shape().toArray()));
     }
     return List.copyOf(layouts);
+  }
+
+  private static TensorLayout strategyLayout(Shape shape, List<Integer> strategy, int devices) {
+    int rank = shape.rank();
+    long used = 1;
+    for (int s : strategy) {
+      used *= s;
+    }
+    if (strategy.size() != rank || used <= 0 || devices % used != 0) {
+      throw MsException.valueError(
+          "The dataset strategy "
+              + strategy
+              + " does not fit an input of shape "
+              + shape
+              + " on "
+              + devices
+              + " devices: it needs one positive factor per dimension whose product divides the"
+              + " device count.");
+    }
+    int repeat = (int) (devices / used);
+    int[] dims = new int[rank + (repeat > 1 ? 1 : 0)];
+    int at = 0;
+    if (repeat > 1) {
+      dims[at++] = repeat;
+    }
+    int[] map = new int[rank];
+    for (int d = 0; d < rank; d++) {
+      dims[at++] = strategy.get(d);
+      map[d] = strategy.get(d) > 1 ? rank - 1 - d : -1;
+    }
+    return TensorLayout.of(DeviceMatrix.of(dims), map, shape.toArray());
   }
 
   static Map<String, TensorLayout> byName(Map<Variable, TensorLayout> layouts) {

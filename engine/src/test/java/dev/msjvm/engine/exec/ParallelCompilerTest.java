@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.NaiveBlas;
 import dev.msjvm.engine.comm.CollectiveOps;
 import dev.msjvm.engine.comm.InJvmRanks;
@@ -102,6 +104,29 @@ class ParallelCompilerTest {
         Map.of(),
         null,
         null);
+  }
+
+  @Test
+  void aDatasetStrategyLaysAnArgumentOutWithTheLeftoverDevicesOutermost() {
+    // (1, 4) on 8 devices: rank r holds column block r % 4 (ranks r and r + 4 hold the same one).
+    TensorLayout l =
+        ParallelCompiler.argLayouts(
+                List.of(new CompileRequest.ArgSpec(Shape.of(2, 8), false, List.of(1, 4))), 8)
+            .get(0);
+    assertEquals(Shape.of(2, 2), l.sliceShape());
+    float[] full = new float[16];
+    for (int k = 0; k < 16; k++) {
+      full[k] = k;
+    }
+    assertArrayEquals(new float[] {2, 3, 10, 11}, l.sliceOf(full, 5));
+    assertArrayEquals(l.sliceOf(full, 1), l.sliceOf(full, 5));
+    MsException e =
+        assertThrows(
+            MsException.class,
+            () ->
+                ParallelCompiler.argLayouts(
+                    List.of(new CompileRequest.ArgSpec(Shape.of(2, 8), false, List.of(3, 1))), 8));
+    assertTrue(e.getMessage().contains("product divides the device count"), e.getMessage());
   }
 
   @Test

@@ -327,14 +327,27 @@ def _plan_partitioned(cell, args, key, cache):
     # With pipeline stages a batch is split over one stage's devices (reference §5.1).
     n = get_group_size() // max(1, context.get_auto_parallel_context("pipeline_stages"))
     split = not _utils._get("full_batch")  # pylint: disable=protected-access
+    strategies = context.get_auto_parallel_context("dataset_strategy")
+    if isinstance(strategies, str) or not all(isinstance(e, (list, tuple)) for e in strategies):
+        strategies = None  # "data_parallel"/"full_batch" (or Layouts: not applied to inputs yet)
     specs = []
 
     def global_arg(a):
         shape = list(a.shape)
-        batch_split = split and a.ndim > 0
-        if batch_split:
-            shape[0] *= n
-        specs.append([shape, batch_split])
+        if strategies:
+            # A tuple dataset_strategy: each input is this rank's block of a global tensor split
+            # strategy[d] ways along dimension d (the engine lays it out, ParallelCompiler.argLayouts).
+            strategy = list(strategies[len(specs)]) if len(specs) < len(strategies) else [1] * a.ndim
+            if len(strategy) != a.ndim:
+                raise ValueError(f"The dataset strategy {tuple(strategy)} of input {len(specs)} has "
+                                 f"{len(strategy)} dimensions, but the input has {a.ndim}: {tuple(a.shape)}.")
+            shape = [d * f for d, f in zip(shape, strategy)]
+            specs.append([shape, False, strategy])
+        else:
+            batch_split = split and a.ndim > 0
+            if batch_split:
+                shape[0] *= n
+            specs.append([shape, batch_split])
         return tensor._wrap(h.abstractTensor(shape, a._java).java)  # pylint: disable=protected-access
 
     global_args = _map_tensors(args, global_arg)
