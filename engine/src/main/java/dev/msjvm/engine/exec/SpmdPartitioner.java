@@ -570,15 +570,8 @@ public final class SpmdPartitioner {
     if (partial == null || !partial.reduceScatter()) {
       return slice;
     }
-    if (partial.scatterDim() != 0) {
-      // The communicator scatters contiguous blocks, which are blocks of dimension 0 only.
-      throw MsException.runtimeError(
-          "Parallel planning: a ReduceScatter along dimension "
-              + partial.scatterDim()
-              + " is not supported (only dimension 0).");
-    }
     int[] dims = slice.toArray();
-    dims[0] *= partial.group(layout.deviceMatrix(), rank).size();
+    dims[partial.scatterDim()] *= partial.group(layout.deviceMatrix(), rank).size();
     return Shape.of(dims);
   }
 
@@ -605,6 +598,44 @@ public final class SpmdPartitioner {
             + 4L * shape.size()
             + " bytes; partial sums of "
             + cause);
+    int dim = partial.reduceScatter() ? partial.scatterDim() : 0;
+    if (dim > 0) {
+      // The communicator scatters contiguous blocks, which are blocks of dimension 0: the
+      // scattered dimension goes first and back.
+      List<Integer> perm = new ArrayList<>();
+      perm.add(dim);
+      for (int d = 0; d < shape.rank(); d++) {
+        if (d != dim) {
+          perm.add(d);
+        }
+      }
+      List<Integer> inverse = new ArrayList<>(Collections.nCopies(perm.size(), 0));
+      for (int i = 0; i < perm.size(); i++) {
+        inverse.set(perm.get(i), i);
+      }
+      Ref front = transpose(out, shape, perm);
+      Ref scattered =
+          reduce(
+              front,
+              permuted(shape, perm),
+              permuted(result, perm),
+              group,
+              name,
+              partial,
+              "ReduceScatter");
+      return transpose(scattered, permuted(result, perm), inverse);
+    }
+    return reduce(out, shape, result, group, name, partial, kind);
+  }
+
+  private Ref reduce(
+      Ref out,
+      Shape shape,
+      Shape result,
+      List<Integer> group,
+      String name,
+      NodeSharding.Partial partial,
+      String kind) {
     OpDef op =
         partial.reduceScatter()
             ? reduceScatter(comm, name, partial.reduce(), group.size(), result)
@@ -619,6 +650,27 @@ public final class SpmdPartitioner {
             new Shape[] {shape},
             new Shape[] {result}));
     return new Out(id, 0);
+  }
+
+  private Ref transpose(Ref in, Shape shape, List<Integer> perm) {
+    int id = local.size();
+    add(
+        new Node(
+            dev.msjvm.engine.ops.OpTable.get("Transpose"),
+            Attrs.of("perm", perm),
+            new Ref[] {in},
+            1,
+            new Shape[] {shape},
+            new Shape[] {permuted(shape, perm)}));
+    return new Out(id, 0);
+  }
+
+  private static Shape permuted(Shape shape, List<Integer> perm) {
+    int[] dims = new int[perm.size()];
+    for (int i = 0; i < dims.length; i++) {
+      dims[i] = shape.dim(perm.get(i));
+    }
+    return Shape.of(dims);
   }
 
   private void add(Node node) {

@@ -63,6 +63,8 @@ def _with_strategy(prim, call, args, kwargs):
     for key in ("in_layout", "out_layout"):
         if prim.attrs.get(key) is not None:
             extra += [key, _layout_lists(prim.attrs[key])]
+    if prim.attrs.get("enable_nd_tp") is True:  # MatMul's 2D tensor parallel (read with the Layouts)
+        extra += ["enable_nd_tp", True]
     h = host()
     h.pushCallAttrs([prim.name], extra)
     try:

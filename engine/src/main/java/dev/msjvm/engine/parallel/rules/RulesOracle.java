@@ -35,6 +35,12 @@ public final class RulesOracle implements ShardingOracle {
       List<TensorLayout> current,
       int devices) {
     ShardingRule rule = Rules.of(op);
+    if ((op.equals("MatMul") || op.equals("BatchMatMul"))
+        && attrs.bool("enable_nd_tp", false)
+        && attrs.has("in_layout")
+        && attrs.get("in_layout") != null) {
+      return twoDimensionMatMul(op, attrs, inputShapes, outputShapes, devices);
+    }
     List<TensorLayout> inLayouts = layoutAttr(op, attrs, "in_layout", inputShapes, devices);
     List<TensorLayout> outLayouts = layoutAttr(op, attrs, "out_layout", outputShapes, devices);
     List<List<Integer>> strategy =
@@ -102,6 +108,93 @@ public final class RulesOracle implements ShardingOracle {
             : sharding.outputLayouts(),
         partial,
         (a, rank) -> rule.localAttrs(a, sharding, rank));
+  }
+
+  /**
+   * MatMul/BatchMatMul with {@code enable_nd_tp} (MindSpore's 2D tensor parallel, {@code
+   * MatMul::Check2DTPInputLayout} and {@code Infer2DTPOutputLayout}): for {@code a} laid out {@code
+   * (..., (x, y))} (or {@code (..., x)}) along its reduction dimension and {@code b} laid out
+   * {@code (x, y)}, {@code a} is gathered over {@code y} so its reduction dimension is split as
+   * {@code b}'s ({@code (..., x)}), each rank multiplies its blocks into a result partial over
+   * {@code x} whose last dimension is split over {@code y}, and a ReduceScatter over {@code x}
+   * along that dimension gives the output laid out {@code (..., (y, x))}. The 3D form (a dimension
+   * of {@code b} split over two axes) is refused.
+   */
+  private static NodeSharding twoDimensionMatMul(
+      String op, Attrs attrs, List<Shape> inputShapes, List<Shape> outputShapes, int devices) {
+    List<?> entries = (List<?>) attrs.get("in_layout");
+    if (entries.size() != 2) {
+      throw MsException.valueError(
+          "For '" + op + "', the in_layout has " + entries.size() + " layouts but the call has 2.");
+    }
+    List<List<Integer>> dms = new ArrayList<>();
+    List<List<List<Integer>>> runs = new ArrayList<>();
+    parseEntries(op, entries, dms, runs);
+    if (!dms.get(0).equals(dms.get(1))) {
+      throw initFailed(
+          op,
+          "The device_matrix of input0 "
+              + dms.get(0)
+              + " does not equal to device_matrix of input1 "
+              + dms.get(1));
+    }
+    List<Integer> dm = dms.get(0);
+    List<List<Integer>> a = runs.get(0);
+    List<List<Integer>> b = runs.get(1);
+    boolean ta = attrs.bool("transpose_a", false);
+    boolean tb = attrs.bool("transpose_b", false);
+    int ra = a.size();
+    int rb = b.size();
+    int ka = ta ? ra - 2 : ra - 1;
+    int ma = ta ? ra - 1 : ra - 2;
+    int kb = tb ? rb - 1 : rb - 2;
+    int nb = tb ? rb - 2 : rb - 1;
+    if (b.get(kb).size() != 1 || b.get(nb).size() != 1) {
+      throw initFailed(op, "msjvm runs the 2D form of enable_nd_tp only, not the 3D one.");
+    }
+    int x = b.get(kb).get(0);
+    int y = b.get(nb).get(0);
+    List<Integer> aK = a.get(ka);
+    if (!aK.equals(List.of(x)) && !aK.equals(List.of(x, y))) {
+      int fromRight = dm.size() - 1;
+      throw initFailed(
+          op,
+          "For 2D MatMul/Batch MatMul, the input layout for the last two dimensions should be"
+              + " like: \n ( , (x, y)), (y, x) when one of transpose_a and transpose_b is 'true';"
+              + " or ( , (x, y)), (x, y) in the other situation. But now they are: ("
+              + fromRightMap(a.get(ra - 2), fromRight)
+              + ", "
+              + fromRightMap(a.get(ra - 1), fromRight)
+              + "), ("
+              + fromRightMap(b.get(rb - 2), fromRight)
+              + ", "
+              + fromRightMap(b.get(rb - 1), fromRight)
+              + ").");
+    }
+    List<List<Integer>> aNeeded = new ArrayList<>(a);
+    aNeeded.set(ka, List.of(x));
+    List<List<Integer>> out = new ArrayList<>(a.subList(0, ra - 2));
+    out.add(a.get(ma));
+    out.add(List.of(y, x));
+    TensorLayout inA = merged(op, dm, aNeeded, List.of(), inputShapes.get(0), devices);
+    TensorLayout inB = merged(op, dm, b, List.of(), inputShapes.get(1), devices);
+    TensorLayout output = merged(op, dm, out, List.of(List.of(y, x)), outputShapes.get(0), devices);
+    List<List<Integer>> strategy = splits(layoutAttr(op, attrs, "in_layout", inputShapes, devices));
+    NodeSharding.Partial partial =
+        new NodeSharding.Partial(
+            List.of(x),
+            NodeSharding.Partial.SUM,
+            outputShapes.get(0).rank() - 1,
+            DeviceMatrix.of(dm.stream().mapToInt(Integer::intValue).toArray()));
+    return new NodeSharding(strategy, List.of(inA, inB), List.of(output), List.of(partial));
+  }
+
+  private static List<Integer> fromRightMap(List<Integer> run, int last) {
+    return run.isEmpty() ? List.of(-1) : run.stream().map(axis -> last - axis).toList();
+  }
+
+  private static ShardingException initFailed(String op, String why) {
+    return new ShardingException(op, why);
   }
 
   /**
@@ -184,16 +277,7 @@ public final class RulesOracle implements ShardingOracle {
     }
     List<List<Integer>> dms = new ArrayList<>();
     List<List<List<Integer>>> runs = new ArrayList<>();
-    for (Object e : entries) {
-      List<?> entry = (List<?>) e;
-      List<Integer> dm = ints((List<?>) entry.get(0));
-      List<List<Integer>> map = new ArrayList<>();
-      for (Object dim : (List<?>) entry.get(1)) {
-        map.add(ints((List<?>) dim));
-      }
-      dms.add(dm);
-      runs.add(runsOf(op, dm, map));
-    }
+    parseEntries(op, entries, dms, runs);
     List<List<Integer>> shared = sharedGroups(dms, runs);
     List<TensorLayout> out = new ArrayList<>();
     for (int t = 0; t < entries.size(); t++) {
@@ -204,6 +288,24 @@ public final class RulesOracle implements ShardingOracle {
       out.add(merged(op, dms.get(t), runs.get(t), groups, shapes.get(t), devices));
     }
     return out;
+  }
+
+  /**
+   * Each Layout entry ({@code [device matrix, per dimension its axes counted from the right]}) as
+   * its device matrix (into {@code dms}) and its runs ({@link #runsOf}, into {@code runs}).
+   */
+  private static void parseEntries(
+      String op, List<?> entries, List<List<Integer>> dms, List<List<List<Integer>>> runs) {
+    for (Object e : entries) {
+      List<?> entry = (List<?>) e;
+      List<Integer> dm = ints((List<?>) entry.get(0));
+      List<List<Integer>> map = new ArrayList<>();
+      for (Object dim : (List<?>) entry.get(1)) {
+        map.add(ints((List<?>) dim));
+      }
+      dms.add(dm);
+      runs.add(runsOf(op, dm, map));
+    }
   }
 
   /**

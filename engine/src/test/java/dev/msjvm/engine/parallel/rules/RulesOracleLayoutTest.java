@@ -55,6 +55,51 @@ class RulesOracleLayoutTest {
     assertTrue(e.getMessage().contains("gives the ranks other slices"), e.getMessage());
   }
 
+  @Test
+  void twoDimensionTensorParallelGathersTheActivationsAndReduceScattersTheColumns() {
+    // Layout((2, 4), ("x", "y")), enable_nd_tp: x (None, ("x", "y")), w ("x", "y"); from the right
+    // x = 1, y = 0.
+    List<Integer> dm = List.of(2, 4);
+    Attrs attrs =
+        Attrs.of(
+            "transpose_a",
+            false,
+            "transpose_b",
+            false,
+            "enable_nd_tp",
+            true,
+            "in_layout",
+            List.of(multi(dm, List.of(List.of(-1), List.of(1, 0))), entry(dm, 1, 0)));
+    List<Shape> in = List.of(Shape.of(16, 16), Shape.of(16, 8));
+    List<Shape> outShape = List.of(Shape.of(16, 8));
+    NodeSharding s =
+        RulesOracle.INSTANCE.shard("MatMul", attrs, in, outShape, Arrays.asList(null, null), 8);
+    assertEquals(Shape.of(16, 8), s.inputs().get(0).sliceShape(), "k gathered over y: split by x");
+    assertEquals(Shape.of(8, 2), s.inputs().get(1).sliceShape());
+    TensorLayout out = s.outputs().get(0);
+    assertEquals(Shape.of(16, 1), out.sliceShape(), "columns split 8 ways, (y, x)");
+    NodeSharding.Partial p = s.partial().get(0);
+    assertEquals(1, p.scatterDim(), "a ReduceScatter along the columns");
+    assertEquals(List.of(0), p.deviceAxes(), "over x, the left axis");
+    assertEquals(List.of(1, 5), p.group(out.deviceMatrix(), 1), "rank 1 with rank 5");
+    // The 3D form is refused with MindSpore's operator failure.
+    Attrs threeD =
+        Attrs.of(
+            "enable_nd_tp",
+            true,
+            "in_layout",
+            List.of(
+                multi(dm, List.of(List.of(-1), List.of(1, 0))),
+                multi(dm, List.of(List.of(1, 0), List.of(-1)))));
+    MsException e =
+        assertThrows(
+            MsException.class,
+            () ->
+                RulesOracle.INSTANCE.shard(
+                    "MatMul", threeD, in, outShape, Arrays.asList(null, null), 8));
+    assertTrue(e.getMessage().startsWith("Failure:operator MatMul init failed"), e.getMessage());
+  }
+
   /** An entry whose dimensions each list their axes (counted from the right), outermost first. */
   private static List<Object> multi(List<Integer> dm, List<List<Integer>> axes) {
     return List.of(dm, axes);
