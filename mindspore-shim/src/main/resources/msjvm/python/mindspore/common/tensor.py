@@ -64,6 +64,18 @@ def _infer_dtype(values):
     return mstype.int64
 
 
+def _dynamic_placeholder(tensor, shape, dtype):
+    """``Tensor(shape=[Symbol(...), None, 28], dtype=...)``: no values, only the shape (-1 where it is
+    dynamic), the dtype and, with Symbols, ``symbolic_shape`` (their constraints as dicts), as
+    ``Cell.set_inputs`` takes them."""
+    from mindspore.graph.symbol import Symbol  # pylint: disable=import-outside-toplevel
+    tensor.__dict__["_dyn_shape"] = tuple(-1 if d is None or isinstance(d, Symbol) or d == -1 else int(d)
+                                          for d in shape)
+    tensor.__dict__["_dyn_dtype"] = dtype
+    if any(isinstance(d, Symbol) for d in shape):
+        tensor.__dict__["symbolic_shape"] = [d.to_dict() if isinstance(d, Symbol) else d for d in shape]
+
+
 class Tensor:
     """A tensor: ``Tensor(input_data=None, dtype=None, shape=None, init=None)``."""
 
@@ -83,8 +95,8 @@ class Tensor:
             shape = [shape] if isinstance(shape, int) else list(shape)
             from mindspore.graph.symbol import Symbol  # pylint: disable=import-outside-toplevel
             if any(d is None or isinstance(d, Symbol) or d == -1 for d in shape):
-                raise NotImplementedError(f"For 'Tensor', a dynamic shape {shape} (a None, -1 or Symbol dimension, "
-                                          f"for set_inputs) is not supported by msjvm yet.")
+                _dynamic_placeholder(self, shape, dtype or mstype.float32)
+                return
             self._java = host().tensorZeros((dtype or mstype.float32).engine_name, shape).java
             return
         if isinstance(input_data, Tensor):
@@ -148,6 +160,11 @@ class Tensor:
     def __getattr__(self, name):
         if name == "_java" and self.__dict__.get("init") is not None:
             return self.init_data()._java
+        if name == "_java" and "_dyn_shape" in self.__dict__:
+            raise NotImplementedError(
+                f"A Tensor of dynamic shape {list(self._dyn_shape)} holds no values: msjvm uses it to check "
+                f"the inputs given by set_inputs, and compiles a graph for each shape the cell is called with; "
+                f"compiling or computing with the placeholder itself is not supported yet.")
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
     # ---- end of deferred initialization ----
 
@@ -159,7 +176,9 @@ class Tensor:
 
     @property
     def shape(self):
-        """The dimensions, as a tuple."""
+        """The dimensions, as a tuple (-1 for a dynamic one)."""
+        if "_dyn_shape" in self.__dict__:
+            return self._dyn_shape
         if self.init is not None:
             return self._init_shape
         return tuple(host().tensorShape(self._java))
@@ -167,6 +186,8 @@ class Tensor:
     @property
     def dtype(self):
         """The element type (``mindspore.float32``...)."""
+        if "_dyn_shape" in self.__dict__:
+            return self._dyn_dtype
         if self.init is not None:
             return self._init_dtype
         return mstype._by_engine_name(host().tensorDtype(self._java))  # pylint: disable=protected-access
@@ -244,6 +265,8 @@ class Tensor:
     def __repr__(self):
         if self.init is not None:
             return _uninitialized_text(self)
+        if "_dyn_shape" in self.__dict__:
+            return f"Tensor(shape={list(self._dyn_shape)}, dtype={self._dyn_dtype}, value=\n)"
         return host().tensorRepr(self._java)
 
     def __getitem__(self, index):

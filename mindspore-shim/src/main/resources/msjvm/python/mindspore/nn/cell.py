@@ -5,6 +5,7 @@ unnamed one takes the attribute's name); a sub-cell set as an attribute prefixes
 names with ``<attribute>.`` (``layer1.weight``); ``get_parameters`` lists a cell's own parameters
 before its sub-cells'. Calling a cell runs ``construct``.
 """
+import inspect
 from collections import OrderedDict
 
 from mindspore import log as logger
@@ -23,6 +24,55 @@ _HOST = host()
 # Bumped whenever a Parameter or sub-cell is set on any cell: GRAPH_MODE graphs refer to the
 # parameters (and code paths) seen when they were traced, so a changed structure retraces.
 STRUCTURE_VERSION = [0]
+
+
+def _check_dynamic_inputs(declared, args):
+    """A call's arguments against ``set_inputs`` (MindSpore's ``check_argument_consistency`` and
+    ``check_symbolic_shape`` texts): count, rank, static dimensions, dtype, then Symbol constraints."""
+    target = "set_inputs"
+    if len(declared) != len(args):
+        raise ValueError(f"For {target} and tuple(list) in {target}, the length of input must be equal to expected "
+                         f"one, but got expected: {len(declared)} and input: {len(args)}!")
+    for i, (want, got) in enumerate(zip(declared, args)):
+        if not isinstance(want, Tensor) or not isinstance(got, Tensor):
+            continue
+        if len(want.shape) != len(got.shape):
+            raise ValueError(f"For {target} and tuple(list) in {target}, the dims of {i + 1}th input must be the same "
+                             f"as expected, but got expected: {len(want.shape)}, and input: {len(got.shape)}!")
+        for w, g in zip(want.shape, got.shape):
+            if w not in (-1, g):
+                raise ValueError(f"For {target} and tuple(list) in {target}, the shape of {i + 1}th input must be the "
+                                 f"same as expected, but got expected: {w}, and input: {g}!")
+        if want.dtype != got.dtype:
+            raise TypeError(f"For {target} or tuple(list) in {target}, the {i + 1}th type should be "
+                            f"Tensor[{want.dtype}], but got Tensor[{got.dtype}]!")
+    seen = {}
+    for index, (want, got) in enumerate(zip(declared, args)):
+        symbols = getattr(want, "symbolic_shape", None) if isinstance(want, Tensor) else None
+        for i, sym in enumerate(symbols or ()):
+            if not isinstance(sym, dict):
+                continue
+            actual = list(got.shape)
+            value = actual[i]
+            where = f"The {i + 1}th shape value of {index + 1}th actual input args"
+            tail = f"Actual shape: {actual}, axis: {i}."
+            if "id" in sym:
+                if sym["id"] not in seen:
+                    seen[sym["id"]] = value
+                elif seen[sym["id"]] != value:
+                    raise ValueError(f"{where} is a unique symbol, all values must be the same. The previous value "
+                                     f"is {seen[sym['id']]}, but the current value is {value}. {tail}")
+            if "min" in sym and value < sym["min"]:
+                raise ValueError(f"{where} must be greater than or equal to the 'min' value '{sym['min']}' of "
+                                 f"`Symbol`, but got '{value}'. {tail}")
+            if "max" in sym and value > sym["max"]:
+                raise ValueError(f"{where} must be less than or equal to the 'max' value '{sym['max']}' of "
+                                 f"`Symbol`, but got '{value}'. {tail}")
+            d, r = sym.get("divisor", 1), sym.get("remainder", 0)
+            if value < d or value % d != r:
+                raise ValueError(f"{where} must match the 'divisor'(d) and 'remainder'(d) of `Symbol`. The value "
+                                 f"should be 'd * N + r' for 'N > 0', got d={d} and r={r}, but actual shape value "
+                                 f"is '{value}'. {tail}")
 
 
 def _graph_mode():
@@ -164,8 +214,52 @@ class Cell:
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"The 'construct' of {type(self).__name__} is not defined.")
 
+    def set_inputs(self, *inputs, **kwargs):
+        """The inputs the cell is compiled for (MindSpore's dynamic-shape declaration): Tensors whose
+        dimensions may be None or a ``Symbol``. Each GRAPH_MODE call is checked against them with
+        MindSpore's texts; a graph is then compiled for each shape the cell is called with (MindSpore
+        compiles one graph for all of them; the results are the same)."""
+        if kwargs and inputs:
+            raise ValueError('For Cell, set_inputs should only set inputs or kwargs(inputs: %s, kwargs: %s)!'
+                             % (inputs, kwargs))
+        if kwargs:
+            names = list(inspect.signature(self.construct).parameters)
+            inputs = tuple(kwargs.get(name) for name in names)
+        elif _graph_mode():
+            self._check_construct_args(*inputs)
+        object.__setattr__(self, "_dynamic_shape_inputs", inputs)
+
+    def get_inputs(self):
+        """The inputs given to ``set_inputs`` (None before)."""
+        return self.__dict__.get("_dynamic_shape_inputs")
+
+    def _check_construct_args(self, *args):
+        """MindSpore's check that ``construct`` takes as many positional arguments as ``args``."""
+        positional, defaults, has_var = 0, 0, False
+        for value in inspect.signature(self.construct).parameters.values():
+            if value.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                has_var = True
+            if value.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD:
+                if value.default is inspect.Parameter.empty:
+                    positional += 1
+                else:
+                    defaults += 1
+        if has_var:
+            return
+        if len(args) < positional:
+            raise TypeError(f"For 'Cell', the function construct requires {positional} positional argument, "
+                            f"but got {len(args)}. When using set_inputs, please make sure that all networks "
+                            f"and loss functions are configured with set_inputs.")
+        if len(args) > positional + defaults:
+            raise TypeError(f"For 'Cell', the function construct requires {positional} positional argument and "
+                            f"{defaults} default argument, total {positional + defaults}, but got {len(args)}.")
+
     def __call__(self, *args, **kwargs):
         if not kwargs and _graph_mode() and not _HOST.recording():
+            declared = self.__dict__.get("_dynamic_shape_inputs")
+            if declared is not None:
+                self._check_construct_args(*args)
+                _check_dynamic_inputs(declared, args)
             return _graph.call(self, args)
         return self._run_construct(*args, **kwargs)
 
