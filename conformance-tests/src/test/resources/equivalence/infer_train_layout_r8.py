@@ -5,7 +5,8 @@
 # network and Model, loads its rank's checkpoint, calls Model.infer_train_layout (which compiles the
 # train step without running it, so the parameters take their slice shapes and the checkpoint loads)
 # and trains on. Its losses must equal those of one uninterrupted run over both halves, and the
-# weights and momenta at the end each rank's slices of that run's. Also MindSpore's argument checks.
+# weights and momenta at the end each rank's slices of that run's. Also MindSpore's argument checks,
+# and a Model of an AutoParallel-wrapped network under a stand-alone context.
 import os
 import shutil
 import tempfile
@@ -14,6 +15,7 @@ from _equiv import losses_match
 import mindspore as ms
 from mindspore import nn, train
 from mindspore.communication import init, get_rank
+from mindspore.parallel.auto_parallel import AutoParallel
 from _par_common import seeded_net, samples, dataset, LossLog, max_abs_diff, show, SEED_STRATEGIES
 
 ms.set_context(mode=ms.GRAPH_MODE)
@@ -86,4 +88,11 @@ try:
     resumed.infer_train_layout(dataset(*first, 32))
 except RuntimeError as e:
     show(e)
+# The settings of an AutoParallel wrapper count, as MindSpore's _init_auto_parallel_context makes them.
+ms.reset_auto_parallel_context()
+wrapped_net = seeded_net(SEED_STRATEGIES)
+wrapped = ms.Model(AutoParallel(wrapped_net, parallel_mode="semi_auto"), loss_fn=nn.CrossEntropyLoss(),
+                   optimizer=nn.SGD(wrapped_net.trainable_params(), 0.01))
+wrapped_layout = wrapped.infer_train_layout(dataset(*first, 32))
+print("AutoParallel: fc1_weight layout", wrapped_layout["fc1_weight"][:3], "holds", tuple(wrapped_net.fc1_weight.shape))
 shutil.rmtree(out, ignore_errors=True)

@@ -1207,10 +1207,9 @@ def sync_pipeline_shared_parameters(net):
         logger.critical("Failed to synchronize pipeline shared parameters.")
         raise TypeError("For 'sync_pipeline_shared_parameters', the argument 'net' should be a Cell, "
                         "but got {}.".format(type(net)))
-    mode, pipeline_stages = _parallel_settings(net)
+    _, pipeline_stages = _parallel_settings(net)
     if pipeline_stages < 2:
         return
-    del mode
     # An uncompiled network has no layouts, so nothing is synchronized (MindSpore falls back to the
     # last compiled graph's layouts, which name other parameters).
     layout_dict = net.parameter_layout_dict

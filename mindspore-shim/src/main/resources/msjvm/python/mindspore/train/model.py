@@ -518,7 +518,7 @@ class Model:
         if context.get_context("mode") != context.GRAPH_MODE:
             raise RuntimeError("Pre-compile process that generate parameter layout for the train network "
                                "only supports GRAPH MODE and Ascend target currently.")
-        mode = _parallel_mode()
+        mode = _wrapper_settings(self._network).get("parallel_mode", _parallel_mode())
         if mode not in ("semi_auto_parallel", "auto_parallel"):
             raise RuntimeError("'infer_train_layout' only supports 'semi_auto_parallel' and 'auto_parallel' "
                                "mode, but got {}.".format(mode))
@@ -557,11 +557,7 @@ class Model:
         del skip_backend_compile
         from mindspore import context  # pylint: disable=import-outside-toplevel
         from mindspore import log as logger  # pylint: disable=import-outside-toplevel
-        settings = {}
-        for _, cell in self._network.cells_and_names():
-            if type(cell).__name__ == "AutoParallel":
-                settings = cell._context()  # pylint: disable=protected-access
-                break
+        settings = _wrapper_settings(self._network)
         mode = settings.get("parallel_mode", context.get_auto_parallel_context("parallel_mode"))
         if mode not in ("semi_auto_parallel", "auto_parallel"):
             raise RuntimeError('Infer predict layout only supports semi auto parallel and auto parallel mode.')
@@ -601,6 +597,15 @@ def _sinks(dataset_sink_mode):
 
 def _should_eval(epoch, validation_freq):
     return epoch % validation_freq == 0 if isinstance(validation_freq, int) else epoch in validation_freq
+
+
+def _wrapper_settings(network):
+    """The auto-parallel settings of an ``AutoParallel`` cell in ``network`` (what it puts in the
+    context while it compiles, as MindSpore's ``_init_auto_parallel_context``), or {} without one."""
+    for _, cell in network.cells_and_names():
+        if type(cell).__name__ == "AutoParallel":
+            return cell._context()  # pylint: disable=protected-access
+    return {}
 
 
 def _parallel_mode():
