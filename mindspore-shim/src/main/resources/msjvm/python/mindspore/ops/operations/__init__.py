@@ -1,4 +1,5 @@
 """``mindspore.ops.operations`` (``P``): operator classes with MindSpore's constructor arguments."""
+from mindspore._checkparam import check_is_int, check_value_type
 from mindspore.ops.primitive import Primitive
 
 
@@ -10,7 +11,10 @@ class ReduceOp:
     PROD = "prod"
 
 
-def _world_group():
+def _world_group(group=None):
+    """``group``, or the world group when it is None (MindSpore's default ``GlobalComm.WORLD_COMM_GROUP``)."""
+    if group is not None:
+        return group
     from mindspore.communication._comm_helper import GlobalComm  # pylint: disable=import-outside-toplevel
     return GlobalComm.WORLD_COMM_GROUP
 
@@ -377,7 +381,7 @@ class AllReduce(Primitive):
         if not isinstance(op, str) or op not in (ReduceOp.SUM, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PROD):
             raise TypeError(f"For 'AllReduce', the 'op' must be str, but got {type(op).__name__}.")
         self.add_prim_attr("op", op)
-        self.add_prim_attr("group", group if group is not None else _world_group())
+        self.add_prim_attr("group", _world_group(group))
         self.add_prim_attr("fusion", 0)
 
     @staticmethod
@@ -394,7 +398,7 @@ class AllGather(Primitive):
 
     def __init__(self, group=None):
         super().__init__("AllGather")
-        self.add_prim_attr("group", group if group is not None else _world_group())
+        self.add_prim_attr("group", _world_group(group))
         self.add_prim_attr("fusion", 0)
 
     _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
@@ -402,11 +406,6 @@ class AllGather(Primitive):
     def __call__(self, x):
         """The inputs of the group's ranks concatenated along dimension 0, in group-rank order."""
         return self._run_engine(x)
-
-
-def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
-    from mindspore._checkparam import check_value_type as check  # pylint: disable=import-outside-toplevel
-    return check(arg_name, arg_value, valid_types, prim_name)
 
 
 def _rank_size(group):
@@ -420,7 +419,7 @@ class ReduceScatter(Primitive):
     def __init__(self, op=ReduceOp.SUM, group=None):
         super().__init__("ReduceScatter")
         check_value_type('op', op, (str,), "ReduceScatter")
-        group = group if group is not None else _world_group()
+        group = _world_group(group)
         check_value_type('group', group, (str,), "ReduceScatter")
         self.op = op
         self.group = group
@@ -444,9 +443,8 @@ class AlltoAll(Primitive):
 
     def __init__(self, split_count, split_dim, concat_dim, group=None):
         super().__init__("AlltoAll")
-        group = group if group is not None else _world_group()
+        group = _world_group(group)
         check_value_type('group', group, (str,), "AlltoAll")
-        from mindspore._checkparam import check_is_int  # pylint: disable=import-outside-toplevel
         for value in (split_count, split_dim, concat_dim):
             check_is_int(value, int)  # as MindSpore calls it: the class int lands in the message
         self.split_count = split_count
@@ -474,12 +472,12 @@ class Send(Primitive):
 
     def __init__(self, sr_tag, dest_rank, group=None, group_back=None):
         super().__init__("Send")
-        group = group if group is not None else _world_group()
+        group = _world_group(group)
         self.rank = dest_rank
         self.sr_tag = sr_tag
         self.group = group
         for key, value in (("sr_tag", sr_tag), ("dest_rank", dest_rank), ("group", group),
-                           ("group_back", group_back if group_back is not None else _world_group())):
+                           ("group_back", _world_group(group_back))):
             self.add_prim_attr(key, value)
         self.add_prim_attr("no_eliminate", True)
 
@@ -498,7 +496,7 @@ class Receive(Primitive):
     def __init__(self, sr_tag, src_rank, shape, dtype, group=None, group_back=None):
         super().__init__("Receive")
         from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
-        group = group if group is not None else _world_group()
+        group = _world_group(group)
         valid = [getattr(mstype, t) for t in self._TYPES if hasattr(mstype, t)]
         if not isinstance(dtype, mstype.Type) or dtype not in valid:
             raise TypeError(f"For 'Receive', the type of 'dtype' should be in [{', '.join(map(str, valid))}], "
@@ -509,7 +507,7 @@ class Receive(Primitive):
         self.dtype = dtype
         self.group = group
         for key, value in (("sr_tag", sr_tag), ("src_rank", src_rank), ("shape", list(shape)), ("group", group),
-                           ("group_back", group_back if group_back is not None else _world_group())):
+                           ("group_back", _world_group(group_back))):
             self.add_prim_attr(key, value)
         self.add_prim_attr("no_eliminate", True)
 
@@ -527,7 +525,7 @@ class Broadcast(Primitive):
         if not isinstance(root_rank, int) or isinstance(root_rank, bool):
             raise TypeError(f"For 'Broadcast', the 'root_rank' must be int, but got {type(root_rank).__name__}.")
         self.add_prim_attr("root_rank", root_rank)
-        self.add_prim_attr("group", group if group is not None else _world_group())
+        self.add_prim_attr("group", _world_group(group))
 
     _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
 
