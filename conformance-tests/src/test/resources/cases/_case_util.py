@@ -20,6 +20,18 @@ def attempt(label, fn):
         show(e)
 
 
+def flush_errors():
+    """MindSpore 2.10 reports a kernel failure again at the next operator run: runs a few throw-away
+    operators so that the next case starts clean (a no-op for msjvm)."""
+    from mindspore import Tensor  # pylint: disable=import-outside-toplevel
+    from mindspore.ops import operations as P  # pylint: disable=import-outside-toplevel
+    for _ in range(3):
+        try:
+            P.Add()(Tensor(1.0), Tensor(1.0)).asnumpy()
+        except Exception:  # pylint: disable=broad-except
+            pass
+
+
 def try_set(**kw):
     """Calls ``set_auto_parallel_context(**kw)`` and prints ``set k=v -> ok`` or the exception."""
     import mindspore as ms  # pylint: disable=import-outside-toplevel

@@ -12,22 +12,12 @@ from mindspore.ops import operations as P
 from mindspore.ops.operations import math_ops as M
 from mindspore.ops.operations import sparse_ops as S
 from mindspore.ops.operations._grad_ops import IgammaGradA
-from _case_util import attempt as _attempt, rounded
-
-
-def _flush():
-    # MindSpore 2.10 reports a kernel-select failure again at the next operator run: run a few
-    # throw-away operators so that the next case starts clean (a no-op for msjvm).
-    for _ in range(3):
-        try:
-            P.Add()(Tensor(1.0), Tensor(1.0)).asnumpy()
-        except Exception:  # pylint: disable=broad-except
-            pass
+from _case_util import attempt as _attempt, flush_errors, rounded
 
 
 def attempt(label, fn):
     _attempt(label, fn)
-    _flush()
+    flush_errors()
 
 
 def show(r):
@@ -47,7 +37,7 @@ def kind(fn):
         try:
             return show(fn())
         except Exception as e:  # pylint: disable=broad-except
-            _flush()
+            flush_errors()
             return type(e).__name__
     return run
 

@@ -396,6 +396,7 @@ public final class CommFusion {
     return switch (reduce) {
       case "max" -> ReduceOp.MAX;
       case "min" -> ReduceOp.MIN;
+      case "prod" -> ReduceOp.PROD;
       default -> ReduceOp.SUM;
     };
   }

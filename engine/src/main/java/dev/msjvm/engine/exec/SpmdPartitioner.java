@@ -748,6 +748,7 @@ public final class SpmdPartitioner {
       case "sum", "mean" -> ReduceOp.SUM;
       case "max" -> ReduceOp.MAX;
       case "min" -> ReduceOp.MIN;
+      case "prod" -> ReduceOp.PROD;
       default -> throw MsException.valueError("Unknown partial reduction " + reduce);
     };
   }

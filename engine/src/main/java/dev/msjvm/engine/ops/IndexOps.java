@@ -8,6 +8,7 @@ import dev.msjvm.engine.parallel.rules.IndexRules;
 import dev.msjvm.engine.parallel.rules.ShapeRules;
 import dev.msjvm.engine.tensor.Indexing;
 import dev.msjvm.engine.tensor.Joining;
+import dev.msjvm.engine.tensor.Segments;
 import dev.msjvm.engine.tensor.ShapeOps;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.ArrayList;
@@ -122,6 +123,10 @@ final class IndexOps {
                             in.get(0), in.get(1), a.integer("axis"), new Shape(a.ints("shape")))))
             .role(CostRole.GENERAL)
             .shards(IndexRules.gatherGrad()),
+        segment(Segments.Reduction.SUM, IndexOps::segmentSumGrad),
+        segment(Segments.Reduction.PROD, IndexOps::segmentProdGrad),
+        segment(Segments.Reduction.MAX, IndexOps::segmentMinMaxGrad),
+        segment(Segments.Reduction.MIN, IndexOps::segmentMinMaxGrad),
         OpDef.of(
                 "OneHot",
                 c ->
@@ -343,6 +348,112 @@ final class IndexOps {
               + ")");
     }
     return axis < 0 ? axis + rank : axis;
+  }
+
+  /** UnsortedSegmentSum/Prod/Max/Min, {@code num_segments} an attribute. */
+  private static OpDef segment(Segments.Reduction r, GradRule grad) {
+    return OpDef.of(
+            r.op(),
+            c -> one(Segments.reduce(r, c.in(0), c.in(1), c.attrs().integer("num_segments"))),
+            grad)
+        .infers(
+            Infer.one((a, in) -> Segments.type(r, in.get(0), in.get(1), a.integer("num_segments"))))
+        .role(CostRole.GENERAL)
+        .shards(IndexRules.unsortedSegment(r));
+  }
+
+  /**
+   * Whether each id is non-negative, shaped {@code ids.shape + [1, ...]} to broadcast over the rows
+   * gathered at the ids (rank {@code rank}).
+   */
+  private static Tensor nonNegative(GradRule.Call g, Tensor ids, int rank) {
+    Tensor keep = g.op("GreaterEqual", NONE, ids, g.op("ZerosLike", NONE, ids));
+    List<Integer> shape = new ArrayList<>(ids.shape().dims());
+    while (shape.size() < rank) {
+      shape.add(1);
+    }
+    return shape.size() == ids.shape().rank()
+        ? keep
+        : g.op("Reshape", Attrs.of("shape", shape), keep);
+  }
+
+  /**
+   * The rows of {@code segments} at {@code ids}, zero where an id is negative (MindSpore's {@code
+   * _GatherDropNegatives}); {@code keep} is {@link #nonNegative}.
+   */
+  private static Tensor gatherDropNegatives(
+      GradRule.Call g, Tensor segments, Tensor ids, Tensor keep) {
+    Tensor clipped = g.op("Maximum", NONE, ids, g.op("ZerosLike", NONE, ids));
+    Tensor rows = g.op("Gather", Attrs.of("axis", 0), segments, clipped);
+    return g.op("Select", NONE, keep, rows, g.op("ZerosLike", NONE, rows));
+  }
+
+  private static Tensor[] segmentSumGrad(GradRule.Call g) {
+    Tensor ids = g.in(1);
+    Tensor keep = nonNegative(g, ids, g.in(0).shape().rank());
+    return new Tensor[] {gatherDropNegatives(g, g.dout(0), ids, keep), null};
+  }
+
+  /**
+   * MindSpore's {@code _unsorted_segment_min_or_max_grad}: the gradient of a segment goes to the
+   * elements equal to its extreme, shared equally among ties.
+   */
+  private static Tensor[] segmentMinMaxGrad(GradRule.Call g) {
+    Tensor x = g.in(0);
+    Tensor ids = g.in(1);
+    Tensor keep = nonNegative(g, ids, x.shape().rank());
+    Tensor extreme = gatherDropNegatives(g, g.out(0), ids, keep);
+    Tensor equal = g.op("Equal", NONE, x, extreme);
+    Tensor selected = g.op("Select", NONE, keep, equal, g.op("ZerosLike", NONE, equal));
+    Attrs num = Attrs.of("num_segments", g.attrs().integer("num_segments"));
+    Tensor counts =
+        g.op(
+            "UnsortedSegmentSum",
+            num,
+            g.op("Cast", Attrs.of("dtype", g.dout(0).dtype().name()), selected),
+            ids);
+    Tensor share = g.op("RealDiv", NONE, g.dout(0), counts);
+    Tensor rows = gatherDropNegatives(g, share, ids, keep);
+    return new Tensor[] {g.op("Select", NONE, selected, rows, g.op("ZerosLike", NONE, rows)), null};
+  }
+
+  /**
+   * MindSpore's UnsortedSegmentProd bprop: the product of the others, the product of the non-zero
+   * elements for a segment's only zero, and nothing for a segment with two zeros or more.
+   */
+  private static Tensor[] segmentProdGrad(GradRule.Call g) {
+    Tensor x = g.in(0);
+    Tensor ids = g.in(1);
+    Attrs num = Attrs.of("num_segments", g.attrs().integer("num_segments"));
+    Tensor keep = nonNegative(g, ids, x.shape().rank());
+    Tensor zeros = g.op("ZerosLike", NONE, x);
+    Tensor isZero = g.op("Equal", NONE, x, zeros);
+    Tensor zeroCount =
+        g.op(
+            "UnsortedSegmentSum",
+            num,
+            g.op("Cast", Attrs.of("dtype", x.dtype().name()), isZero),
+            ids);
+    Tensor one = g.op("OnesLike", NONE, zeroCount);
+    Tensor douts =
+        g.op(
+            "Select",
+            NONE,
+            g.op("Greater", NONE, zeroCount, one),
+            g.op("ZerosLike", NONE, g.dout(0)),
+            g.dout(0));
+    Tensor nonZero = g.op("Select", NONE, isZero, g.op("OnesLike", NONE, x), x);
+    Tensor nonZeroProd = g.op("UnsortedSegmentProd", num, nonZero, ids);
+    Tensor prod = gatherDropNegatives(g, g.out(0), ids, keep);
+    Tensor others =
+        g.op(
+            "Select",
+            NONE,
+            isZero,
+            gatherDropNegatives(g, nonZeroProd, ids, keep),
+            g.op("RealDiv", NONE, prod, x));
+    Tensor rows = gatherDropNegatives(g, douts, ids, keep);
+    return new Tensor[] {g.op("Mul", NONE, rows, others), null};
   }
 
   private static Tensor[] concatGrad(GradRule.Call g) {

@@ -3,6 +3,7 @@ package dev.msjvm.engine.parallel.rules;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.tensor.Segments;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,6 +31,23 @@ public final class IndexRules {
         .localizing(ShardingRule.outputShapeAttr("shape"));
   }
 
+  /**
+   * UnsortedSegmentSum/Prod/Max/Min (unsorted_segment_op_info.cc): the ids split as the leading
+   * dims of x; the segment dim of the output stays whole, and the ids' letters leave the output
+   * partial, combined with the operator's reduction (MindSpore's AllReduce for Sum and Prod, its
+   * AllGather + ReduceMax/Min for Max and Min).
+   */
+  public static ShardingRule unsortedSegment(Segments.Reduction r) {
+    PartialOp op =
+        switch (r) {
+          case SUM -> PartialOp.SUM;
+          case PROD -> PartialOp.PROD;
+          case MAX -> PartialOp.MAX;
+          case MIN -> PartialOp.MIN;
+        };
+    return ShardingRule.of((attrs, shapes) -> unsortedSegment(op, attrs, shapes));
+  }
+
   /** StridedSlice: each rank slices its own piece with local begin/end. */
   public static ShardingRule stridedSlice() {
     return ShardingRule.of((attrs, shapes) -> stridedSlice(attrs, shapes.get(0), false))
@@ -55,6 +73,20 @@ public final class IndexRules {
     EinsumSpec spec =
         EinsumSpec.parse(table + "," + idx + "->" + out).unsplit(table.substring(axis, axis + 1));
     return idx.isEmpty() ? spec : spec.batch(idx.charAt(0));
+  }
+
+  static EinsumSpec unsortedSegment(PartialOp op, Attrs attrs, List<Shape> shapes) {
+    Shape x = shapes.get(0);
+    int k = Math.min(shapes.get(1).rank(), x.rank());
+    String letters = Letters.run('a', x.rank());
+    String ids = letters.substring(0, k);
+    List<Integer> out = new ArrayList<>();
+    out.add(attrs.integer("num_segments"));
+    out.addAll(x.dims().subList(k, x.rank()));
+    EinsumSpec spec =
+        EinsumSpec.parse(letters + "," + ids + "->" + EinsumSpec.FRESH + letters.substring(k))
+            .outputShapes(List.of(new Shape(out)));
+    return ids.isEmpty() ? spec : spec.reduce(ids, op).batch(ids.charAt(0));
   }
 
   static EinsumSpec gatherGrad(Attrs attrs, List<Shape> shapes) {

@@ -13,6 +13,7 @@ public enum PartialOp {
   SUM(ReduceOp.SUM),
   MAX(ReduceOp.MAX),
   MIN(ReduceOp.MIN),
+  PROD(ReduceOp.PROD),
   MEAN(ReduceOp.SUM),
   /**
    * Not partial at all: the output does not depend on the letter (BatchNorm's statistics outputs in

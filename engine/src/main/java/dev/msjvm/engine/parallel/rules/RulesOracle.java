@@ -240,6 +240,7 @@ public final class RulesOracle implements ShardingOracle {
           case MEAN -> NodeSharding.Partial.MEAN;
           case MAX -> "max";
           case MIN -> "min";
+          case PROD -> "prod";
           case NONE -> null;
         };
     return reduce == null

@@ -458,6 +458,22 @@ final class RuleCases {
             "GatherGrad",
             Attrs.of("axis", 0, "shape", List.of(16, 4)),
             List.of(g.f(8, 2, 4), g.ints(16, 8, 2))));
+    for (String op :
+        List.of(
+            "UnsortedSegmentSum",
+            "UnsortedSegmentProd",
+            "UnsortedSegmentMax",
+            "UnsortedSegmentMin")) {
+      c.add(
+          new Case(
+              op + " 2-D ids",
+              op,
+              Attrs.of("num_segments", 5),
+              List.of(g.f(8, 4, 6), g.ints(5, 8, 4))));
+      c.add(
+          new Case(
+              op + " 1-D ids", op, Attrs.of("num_segments", 7), List.of(g.f(8, 6), g.ints(5, 8))));
+    }
     for (int axis : new int[] {-1, 0}) {
       c.add(
           new Case(

@@ -245,6 +245,22 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     return P.Gather(batch_dims)(input_params, input_indices, axis)
 
 
+def unsorted_segment_sum(input_x, segment_ids, num_segments):
+    return P.UnsortedSegmentSum()(input_x, segment_ids, num_segments)
+
+
+def unsorted_segment_prod(x, segment_ids, num_segments):
+    return P.UnsortedSegmentProd()(x, segment_ids, num_segments)
+
+
+def unsorted_segment_max(x, segment_ids, num_segments):
+    return P.UnsortedSegmentMax()(x, segment_ids, num_segments)
+
+
+def unsorted_segment_min(x, segment_ids, num_segments):
+    return P.UnsortedSegmentMin()(x, segment_ids, num_segments)
+
+
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
     tensor = _tensor_cls()

@@ -309,6 +309,47 @@ class Gather(Primitive):
         return self._run_engine(input_params, input_indices, extra=("axis", axis))
 
 
+class _UnsortedSegment(Primitive):
+    """``UnsortedSegment{Sum,Prod,Max,Min}()(input_x, segment_ids, num_segments)``: the rows of
+    ``input_x`` combined by segment id into ``num_segments`` rows (an engine operator with a
+    sharding rule: ids split with ``input_x``'s leading dims leave the output partial)."""
+
+    def __init__(self):
+        super().__init__(type(self).__name__)
+        self.init_prim_io_names(inputs=['x', 'segment_ids', 'num_segments'], outputs=['y'])
+
+    def __call__(self, input_x, segment_ids, num_segments):
+        _check_tensors(self.name, ("input_x",), (input_x,))
+        if not isinstance(segment_ids, _tensor_cls()):
+            raise TypeError(f"For '{self.name}', segment_ids must be a tensor, but got: {_type_name(segment_ids)}.")
+        if isinstance(num_segments, _tensor_cls()):
+            num_segments = num_segments.item()
+        if isinstance(num_segments, bool) or not isinstance(num_segments, int):
+            if self.name == "UnsortedSegmentSum":
+                raise TypeError(f'Failed calling UnsortedSegmentSum with "UnsortedSegmentSum()(input_x=Tensor, '
+                                f'segment_ids=Tensor, num_segments={type(num_segments).__name__})".')
+            got = {bool: "Bool", float: "Float32"}.get(type(num_segments), _type_name(num_segments))
+            raise TypeError(f"For primitive[{self.name}], the input argument[num_segments] must be a type of "
+                            f"{{Int32, Int64}}, but got {got}.")
+        return self._run_engine(input_x, segment_ids, extra=("num_segments", num_segments))
+
+
+class UnsortedSegmentSum(_UnsortedSegment):
+    """Sums the rows of ``input_x`` by segment id."""
+
+
+class UnsortedSegmentProd(_UnsortedSegment):
+    """Multiplies the rows of ``input_x`` by segment id (an empty segment is 1)."""
+
+
+class UnsortedSegmentMax(_UnsortedSegment):
+    """The largest row of ``input_x`` per segment id (an empty segment is the dtype's lowest value)."""
+
+
+class UnsortedSegmentMin(_UnsortedSegment):
+    """The smallest row of ``input_x`` per segment id (an empty segment is the dtype's largest value)."""
+
+
 class OneHot(Primitive):
     """One-hot encoding of integer indices: ``on_value`` at the index, ``off_value`` elsewhere."""
 
