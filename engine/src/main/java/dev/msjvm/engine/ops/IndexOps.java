@@ -76,27 +76,8 @@ final class IndexOps {
                             in.get(0), a.integer("axis", 0), a.integer("output_num", 1))))
             .role(CostRole.GENERAL)
             .shards(ShapeRules.split()),
-        OpDef.of(
-                "Gather",
-                c -> one(Indexing.gather(c.in(0), c.in(1), c.attrs().integer("axis", 0))),
-                g ->
-                    new Tensor[] {
-                      g.op(
-                          "GatherGrad",
-                          Attrs.of(
-                              "axis",
-                              g.attrs().integer("axis", 0),
-                              "shape",
-                              g.in(0).shape().dims()),
-                          g.dout(0),
-                          g.in(1)),
-                      null
-                    })
-            .infers(
-                Infer.one(
-                    (a, in) -> Indexing.gatherType(in.get(0), in.get(1), a.integer("axis", 0))))
-            .role(CostRole.GENERAL)
-            .shards(IndexRules.gather()),
+        gather("Gather"),
+        gather("SparseGatherV2"),
         OpDef.of(
                 "GatherGrad",
                 c ->
@@ -348,6 +329,36 @@ final class IndexOps {
               + ")");
     }
     return axis < 0 ? axis + rank : axis;
+  }
+
+  /**
+   * Gather, and SparseGatherV2 (the same operator to MindSpore's CPU backend and sharding: its
+   * SparseGatherV2Info is a GatherInfo; only the gradient's sparse form differs, dense here).
+   */
+  private static OpDef gather(String name) {
+    return OpDef.of(
+            name,
+            c ->
+                one(
+                    Indexing.gather(
+                        c.in(0),
+                        c.in(1),
+                        c.attrs().integer("axis", 0),
+                        c.attrs().integer("offset", -1))),
+            g ->
+                new Tensor[] {
+                  g.op(
+                      "GatherGrad",
+                      Attrs.of(
+                          "axis", g.attrs().integer("axis", 0), "shape", g.in(0).shape().dims()),
+                      g.dout(0),
+                      g.in(1)),
+                  null
+                })
+        .infers(
+            Infer.one((a, in) -> Indexing.gatherType(in.get(0), in.get(1), a.integer("axis", 0))))
+        .role(CostRole.GENERAL)
+        .shards(IndexRules.gather());
   }
 
   /** UnsortedSegmentSum/Prod/Max/Min, {@code num_segments} an attribute. */

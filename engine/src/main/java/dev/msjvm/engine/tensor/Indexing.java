@@ -28,6 +28,16 @@ public final class Indexing {
    * MindSpore's CPU backend.
    */
   public static Tensor gather(Tensor params, Tensor indices, int axis) {
+    return gather(params, indices, axis, -1);
+  }
+
+  /**
+   * {@link #gather} on one rank's slice of a table split along {@code axis}, the slice starting at
+   * row {@code offset} of the whole table: an index {@code i} picks local row {@code i - offset},
+   * and an index outside the slice gives zeros (the rank holding it supplies the row; the ranks'
+   * results are summed). {@code offset < 0}: the whole table, out-of-range indices an error.
+   */
+  public static Tensor gather(Tensor params, Tensor indices, int axis, int offset) {
     int[] g = gatherGeometry("Gather", params.shape(), indices.type(), axis);
     int outer = g[0];
     int dim = g[1];
@@ -35,7 +45,10 @@ public final class Indexing {
     int count = indices.size();
     Tensor out = Tensor.zeros(params.dtype(), gatherShape(params.shape(), indices.shape(), g[3]));
     for (int j = 0; j < count; j++) {
-      long idx = indices.getLong(j);
+      long idx = indices.getLong(j) - Math.max(offset, 0);
+      if (offset >= 0 && (idx < 0 || idx >= dim)) {
+        continue;
+      }
       if (idx < 0 || idx >= dim) {
         throw MsException.valueError(
             "For 'Gather', the 'input_indices' must be in the range [0, "

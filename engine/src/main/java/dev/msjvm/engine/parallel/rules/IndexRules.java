@@ -3,6 +3,7 @@ package dev.msjvm.engine.parallel.rules;
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.tensor.Segments;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +21,17 @@ import java.util.List;
 public final class IndexRules {
   private IndexRules() {}
 
-  /** Gather (gather_info.cc). */
+  /**
+   * Gather (gather_info.cc): NORMAL mode with the gathered axis whole; with it split (SHARD_AXIS_0,
+   * SHARD_AXIS_1, SHARD_BATCH_AND_AXIS, SHARD_BATCH_AXIS_AND_SP) each rank gathers the indices that
+   * fall in its slice of the table, shifted by the slice's start, zeros for the others (MindSpore's
+   * Sub/ReLU/Minimum/Equal/Mul replace graph), and the output is partial (SUM) over the axis's
+   * devices.
+   */
   public static ShardingRule gather() {
-    return ShardingRule.of(IndexRules::gather);
+    return ShardingRule.of(IndexRules::gather)
+        .checking(IndexRules::gatherCheck)
+        .localizing(IndexRules::gatherOffset);
   }
 
   /** GatherGrad: the table-shaped gradient of Gather, its {@code shape} the rank's slice. */
@@ -65,14 +74,97 @@ public final class IndexRules {
             });
   }
 
+  /**
+   * Gather's letters; the device matrix is MindSpore's: the indices' letters, then the table's
+   * ({@code NormalImpl::InferDevMatrixShape}, {@code ShardBatchAndAxisImpl}'s {@code {i0, p0}}).
+   */
   static EinsumSpec gather(Attrs attrs, List<Shape> shapes) {
     String table = Letters.run('a', shapes.get(0).rank());
     String idx = Letters.run('p', shapes.get(1).rank());
     int axis = Letters.axis("Gather", attrs.integer("axis", 0), table.length());
     String out = table.substring(0, axis) + idx + table.substring(axis + 1);
     EinsumSpec spec =
-        EinsumSpec.parse(table + "," + idx + "->" + out).unsplit(table.substring(axis, axis + 1));
+        EinsumSpec.parse(table + "," + idx + "->" + out)
+            .matrix(idx + table)
+            .reduce(table.substring(axis, axis + 1), PartialOp.SUM)
+            .withReduceScatter();
     return idx.isEmpty() ? spec : spec.batch(idx.charAt(0));
+  }
+
+  /** Gather's modes with the gathered axis split (GatherInfo::GetGatherMode). */
+  enum GatherMode {
+    SHARD_BATCH_AXIS_AND_SP,
+    SHARD_BATCH_AND_AXIS,
+    SHARD_AXIS_0,
+    SHARD_AXIS_1,
+    INVALID
+  }
+
+  static GatherMode gatherMode(int axis, List<Integer> p, List<Integer> i, int n) {
+    boolean twoByTwo = axis == 0 && p.size() == 2 && i.size() == 2 && p.get(1) == 1;
+    if (twoByTwo
+        && p.get(0) != n
+        && i.get(0) != n
+        && p.get(0) != 1
+        && i.get(0) != 1
+        && i.get(1) != 1) {
+      return GatherMode.SHARD_BATCH_AXIS_AND_SP;
+    }
+    if (twoByTwo && i.get(1) == 1 && p.get(0) * i.get(0) == n && p.get(0) != n && i.get(0) != n) {
+      return GatherMode.SHARD_BATCH_AND_AXIS;
+    }
+    if (axis == 0) {
+      return GatherMode.SHARD_AXIS_0;
+    }
+    return axis == 1 ? GatherMode.SHARD_AXIS_1 : GatherMode.INVALID;
+  }
+
+  /** MindSpore's checks of a split gathered axis (ShardAxisImpl::CheckStrategy). */
+  static String gatherCheck(
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> strategy, List<Shape> shapes, int n) {
+    List<Integer> p = strategy.get(0);
+    List<Integer> i = strategy.get(1);
+    int axis = Letters.axis("Gather", attrs.integer("axis", 0), p.size());
+    if (p.get(axis) == 1) {
+      return null;
+    }
+    GatherMode mode = gatherMode(axis, p, i, n);
+    if (mode == GatherMode.INVALID) {
+      return "invalid gather mode: the axis " + axis + " can not be split";
+    }
+    if (mode != GatherMode.SHARD_AXIS_0 && mode != GatherMode.SHARD_AXIS_1) {
+      return null;
+    }
+    Shape table = shapes.get(0);
+    if (table.rank() != 1 && table.rank() != 2) {
+      return "Don't support param dim " + table.rank();
+    }
+    if (shapes.get(1).rank() == 0) {
+      return "Don't support scalar index.";
+    }
+    if (axis != 0 && table.dim(0) % (p.get(0) * p.get(axis)) != 0) {
+      return "param_shape(0) can't be divided by (param_strategy(0)*param_strategy(axis)).";
+    }
+    if (i.stream().anyMatch(v -> v != 1)) {
+      return "param is split at dim (axis)" + axis + " ,index can't be split.";
+    }
+    int productP = p.stream().reduce(1, (x, y) -> x * y);
+    if (productP != n && axis != 0) {
+      return "Invalid strategy. Don't support repeated calc.";
+    }
+    if (productP != n && p.size() == 2 && p.get(1) != 1) {
+      return "axis(0) is split, and param_strategy[1] != 1, don't support repeated calc.";
+    }
+    return null;
+  }
+
+  /** The start of the rank's slice of the gathered axis, when it is split. */
+  private static Attrs gatherOffset(Attrs attrs, OpSharding s, int rank) {
+    TensorLayout table = s.inputLayouts().get(0);
+    int axis = Letters.axis("Gather", attrs.integer("axis", 0), table.rank());
+    return table.isSplit(axis)
+        ? attrs.with("offset", table.sliceRanges(rank).get(axis).begin())
+        : attrs;
   }
 
   static EinsumSpec unsortedSegment(PartialOp op, Attrs attrs, List<Shape> shapes) {

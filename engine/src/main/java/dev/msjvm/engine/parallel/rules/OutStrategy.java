@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * out_strategy handling: MindSpore accepts one only for MatMul ({@code
- * MatMul::CheckOutputStrategy}, matmul_info.cc), where output dim 0 split {@code i*k} turns the
- * forward AllReduce into a ReduceScatter; every other op refuses it ({@code
- * OperatorInfo::CheckOutputStrategy}).
+ * out_strategy handling: MindSpore accepts one for MatMul ({@code MatMul::CheckOutputStrategy},
+ * matmul_info.cc), where output dim 0 split {@code i*k} turns the forward AllReduce into a
+ * ReduceScatter, and for Gather with its gathered axis split (gather_info.cc, below); every other
+ * op refuses it ({@code OperatorInfo::CheckOutputStrategy}).
  */
 final class OutStrategy {
   private OutStrategy() {}
@@ -25,6 +25,9 @@ final class OutStrategy {
       Map<Character, Integer> splits,
       List<Shape> outShapes,
       int n) {
+    if (op.equals("Gather") || op.equals("SparseGatherV2")) {
+      return gather(op, spec, in, out, outShapes, n);
+    }
     if (out == null) {
       return false;
     }
@@ -73,19 +76,104 @@ final class OutStrategy {
   }
 
   /**
-   * The output layout after a ReduceScatter: MindSpore's {@code out_dev_matrix_shape_}, the axes of
-   * the row letter and the contracted letter (adjacent in the matrix) merged, map {@code [1, 0]}
-   * (+1 with a repeated axis).
+   * Gather (GatherInfo::CheckOutputStrategy): with the gathered axis split, the output strategy is
+   * the AllReduce one (the indices' strategy, then the table's after dim 0) or, for axis 0 with the
+   * indices split at most along dim 0, the ReduceScatter one (its dim 0 times the axis's split).
+   * Without one, SHARD_AXIS_0 reduce-scatters when the indices' dim 0 divides by the axis's split
+   * (ShardAxisImpl::SetAttribute); the modes that split the indices too all-reduce.
+   */
+  private static boolean gather(
+      String op,
+      EinsumSpec spec,
+      List<List<Integer>> in,
+      List<List<Integer>> out,
+      List<Shape> outShapes,
+      int n) {
+    List<Integer> p = in.get(0);
+    List<Integer> idx = in.get(1);
+    String table = spec.inputs().get(0);
+    int axis = table.indexOf(spec.contracted(0));
+    boolean split = axis >= 0 && p.get(axis) > 1;
+    IndexRules.GatherMode mode = split ? IndexRules.gatherMode(axis, p, idx, n) : null;
+    boolean scatterable =
+        split
+            && axis == 0
+            && (mode == IndexRules.GatherMode.SHARD_AXIS_0
+                || mode == IndexRules.GatherMode.SHARD_BATCH_AND_AXIS)
+            && !idx.isEmpty()
+            && idx.stream().skip(1).allMatch(v -> v == 1);
+    if (out == null) {
+      return scatterable
+          && mode == IndexRules.GatherMode.SHARD_AXIS_0
+          && !outShapes.get(0).dims().isEmpty()
+          && outShapes.get(0).dim(0) % p.get(0) == 0;
+    }
+    StrategyChecks.checkStrategyByVector(op, out, outShapes.subList(0, 1), n);
+    List<Integer> allReduce = new ArrayList<>(idx);
+    allReduce.addAll(p.subList(1, p.size()));
+    List<Integer> reduceScatter = new ArrayList<>(allReduce);
+    if (!reduceScatter.isEmpty()) {
+      reduceScatter.set(0, reduceScatter.get(0) * p.get(0));
+    }
+    List<Integer> o = out.get(0);
+    if (o.equals(allReduce)) {
+      return false;
+    }
+    if (o.equals(reduceScatter)) {
+      if (!scatterable) {
+        throw new ShardingException(
+            op,
+            "The output strategy "
+                + vector(o)
+                + " for gather mode "
+                + (mode == null ? "NORMAL" : mode.name())
+                + " is invalid, it must be "
+                + vector(allReduce));
+      }
+      return true;
+    }
+    throw new ShardingException(
+        op,
+        "The output strategy "
+            + vector(o)
+            + " is invalid, it must be "
+            + vector(allReduce)
+            + " or "
+            + vector(reduceScatter));
+  }
+
+  /** A vector as MindSpore's logs print one (utils/overload.h): {@code [const vector]{8, 1}}. */
+  private static String vector(List<Integer> v) {
+    return "[const vector]{"
+        + v.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+        + "}";
+  }
+
+  /**
+   * The output layout after a ReduceScatter: MindSpore's {@code out_dev_matrix_shape_}, the axis of
+   * the row letter and that of the contracted letter (the axes between them all of size 1: MatMul's
+   * are adjacent, Gather's indices unsplit after dim 0) merged, the row's outermost; the output's
+   * other letters keep their axes.
    */
   static TensorLayout scatterLayout(EinsumSpec spec, DeviceMatrix dev, Shape outShape) {
-    int i = spec.matrix().indexOf(spec.outputs().get(0).charAt(0));
+    String letters = spec.outputs().get(0);
+    int i = spec.matrix().indexOf(letters.charAt(0));
+    int k = spec.matrix().indexOf(spec.contracted(0).charAt(0));
     List<Integer> shape = new ArrayList<>(dev.shape());
-    int merged = shape.get(i) * shape.get(i + 1);
-    shape.remove(i + 1);
-    shape.set(i, merged);
+    shape.set(i, shape.get(i) * shape.get(k));
+    shape.remove(k);
     DeviceMatrix out = new DeviceMatrix(shape, dev.rankList());
     int axes = shape.size();
-    int j = spec.matrix().indexOf(spec.outputs().get(0).charAt(1)) - 1;
-    return new TensorLayout(out, List.of(axes - 1 - i, axes - 1 - j), outShape);
+    List<Integer> map = new ArrayList<>();
+    for (int d = 0; d < letters.length(); d++) {
+      int m = spec.matrix().indexOf(letters.charAt(d));
+      if (d > 0 && m < 0) {
+        map.add(-1);
+        continue;
+      }
+      int j = d == 0 ? i : (m > k ? m - 1 : m);
+      map.add(axes - 1 - j);
+    }
+    return new TensorLayout(out, map, outShape);
   }
 }

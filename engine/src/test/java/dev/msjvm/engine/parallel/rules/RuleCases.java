@@ -454,6 +454,12 @@ final class RuleCases {
             "Gather axis=1", "Gather", Attrs.of("axis", 1), List.of(g.f(4, 16), g.ints(16, 8))));
     c.add(
         new Case(
+            "SparseGatherV2 axis=0",
+            "SparseGatherV2",
+            Attrs.of("axis", 0),
+            List.of(g.f(16, 4), g.ints(16, 8))));
+    c.add(
+        new Case(
             "GatherGrad",
             "GatherGrad",
             Attrs.of("axis", 0, "shape", List.of(16, 4)),

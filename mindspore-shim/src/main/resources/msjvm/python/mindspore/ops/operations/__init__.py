@@ -539,7 +539,7 @@ from mindspore.ops.operations._nn_ops import (AdaptiveAvgPool2D, Assign, AvgPool
                                               OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
                                               SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
-                                              StridedSlice, Tile, Shape, UnsortedSegmentMax,
+                                              StridedSlice, SparseGatherV2, Tile, Shape, UnsortedSegmentMax,
                                               UnsortedSegmentMin, UnsortedSegmentProd, UnsortedSegmentSum)
 from mindspore.ops.operations.debug_ops import Depend, Print  # noqa: E402
 from mindspore.ops.operations._array_math_ops import (AddN, ApplyMomentum, Argmax, AssignAdd, Conj,  # noqa: E402

@@ -303,10 +303,19 @@ class Gather(Primitive):
         self.add_prim_attr("batch_dims", batch_dims)
 
     def __call__(self, input_params, input_indices, axis):
-        _check_tensors("Gather", ("input_params", "input_indices"), (input_params, input_indices))
+        _check_tensors(self.name, ("input_params", "input_indices"), (input_params, input_indices))
         if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError(f"For 'Gather', the 'axis' must be an int, but got {_type_name(axis)}.")
+            raise TypeError(f"For '{self.name}', the 'axis' must be an int, but got {_type_name(axis)}.")
         return self._run_engine(input_params, input_indices, extra=("axis", axis))
+
+
+class SparseGatherV2(Gather):
+    """``Gather`` whose gradient MindSpore keeps sparse (a RowTensor); values, sharding rule and
+    strategies are Gather's (its SparseGatherV2Info is a GatherInfo), the gradient is dense here."""
+
+    def __init__(self):  # pylint: disable=super-init-not-called
+        Primitive.__init__(self, "SparseGatherV2")
+        self.init_prim_io_names(inputs=['params', 'indices', 'axis'], outputs=['output'])
 
 
 class _UnsortedSegment(Primitive):
