@@ -9,7 +9,7 @@ from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, AlltoAll, 
                                       ReduceOp, ReduceSum, ReLU, Reshape, Squeeze, Transpose, Sigmoid, Softmax, Sqrt,
                                       Square, Sub, Tanh, ZerosLike)
 from mindspore.ops.primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, prim_attr_register
-from mindspore.ops.operations.debug_ops import Depend, Print
+from mindspore.ops.operations.debug_ops import Depend, Print, TensorDump
 from mindspore.ops.operations import Erf
 from mindspore.ops.function import math_func as _math_func
 from mindspore.ops.function.math_func import *  # noqa: F401,F403,A004
@@ -18,7 +18,7 @@ from mindspore.ops.operations import (  # noqa: E402
     IsFinite, IsInf, IsNan, Lcm, Lgamma, Log1p, MatrixBandPart, MatrixTriangularSolve, Reciprocal, ReverseV2, Round,
     Rsqrt, Sign, Sin, Trunc, Zeta, Real, Imag, Complex)
 from mindspore.ops.function import (  # noqa: E402,A004
-    erf, shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, stack, unstack, split, gather, one_hot, tile, strided_slice, unsorted_segment_sum, unsorted_segment_prod, unsorted_segment_max,
+    erf, shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, stack, unstack, split, gather, one_hot, tile, strided_slice, tensordump, unsorted_segment_sum, unsorted_segment_prod, unsorted_segment_max,
     unsorted_segment_min, bias_add, bmm, batch_matmul, gelu, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, l1_loss, mse_loss, cross_entropy, nll_loss, binary_cross_entropy_with_logits)
 from mindspore.ops.operations import (  # noqa: E402
     AddN, ApplyMomentum, Argmax, AssignAdd, Conj, Conv2DBackpropInput, DType, Eye, Fill, FillV2, InvertPermutation,
@@ -32,11 +32,11 @@ __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive",
            "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten", "Reshape", "ExpandDims", "Squeeze", "Transpose",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "AlltoAll", "ReduceScatter", "Broadcast", "Send", "Receive", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
            "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean",
-           "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "stack", "unstack", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape", "SparseGatherV2", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum", "unsorted_segment_sum", "unsorted_segment_prod", "unsorted_segment_max", "unsorted_segment_min",
+           "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "stack", "unstack", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape", "SparseGatherV2", "tensordump", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum", "unsorted_segment_sum", "unsorted_segment_prod", "unsorted_segment_max", "unsorted_segment_min",
            "AddN", "ApplyMomentum", "Argmax", "AssignAdd", "Conj", "Conv2DBackpropInput", "DType", "Eye", "Fill",
            "FillV2", "InvertPermutation", "LogicalNot", "MaxPoolWithArgmax", "Ones", "Partial", "ReduceAll", "ReduceAny", "ResizeBilinearV2", "ScalarSummary",
            "Slice", "Stack", "TensorAdd", "Unstack", "Zeros", "AdaptiveAvgPool2D",
-           "Print", "Depend", "print_", "depend", "erf", "Erf",
+           "Print", "TensorDump", "Depend", "print_", "depend", "erf", "Erf",
            "BroadcastTo", "Ceil", "Cos", "CumSum", "Diag", "Digamma", "Erfc", "Expm1", "Floor", "Gcd", "Igamma",
            "Igammac", "InplaceIndexAdd", "IsFinite", "IsInf", "IsNan", "Lcm", "Lgamma", "Log1p", "MatrixBandPart",
            "MatrixTriangularSolve", "Reciprocal", "ReverseV2", "Round", "Rsqrt", "Sign", "Sin", "Trunc",

@@ -261,6 +261,21 @@ def unsorted_segment_min(x, segment_ids, num_segments):
     return P.UnsortedSegmentMin()(x, segment_ids, num_segments)
 
 
+def tensordump(file_name, tensor, mode='out'):
+    from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+    if not isinstance(file_name, str):
+        raise TypeError(f"Parameter file_name should only be build_in str type but got: {type(file_name)}")
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"Parameter tensor should only be Tensor type, but got: {type(tensor)}")
+    if not isinstance(mode, str):
+        raise TypeError(f"Parameter mode should only be build_in str type, but got: {type(mode)}")
+    if mode not in ('out', 'in'):
+        if mode == 'all':
+            raise ValueError("Argument [mode] has been not supported value of 'all'.")
+        raise ValueError(f"Parameter mode should in ['out', 'in'], but got {mode}")
+    return P.TensorDump(input_output=mode)(file_name, tensor)
+
+
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
     tensor = _tensor_cls()

@@ -541,7 +541,7 @@ from mindspore.ops.operations._nn_ops import (AdaptiveAvgPool2D, Assign, AvgPool
                                               SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
                                               StridedSlice, SparseGatherV2, Tile, Shape, UnsortedSegmentMax,
                                               UnsortedSegmentMin, UnsortedSegmentProd, UnsortedSegmentSum)
-from mindspore.ops.operations.debug_ops import Depend, Print  # noqa: E402
+from mindspore.ops.operations.debug_ops import Depend, Print, TensorDump  # noqa: E402
 from mindspore.ops.operations._array_math_ops import (AddN, ApplyMomentum, Argmax, AssignAdd, Conj,  # noqa: E402
                                                       DType, Eye, Fill, FillV2, InvertPermutation, Load,
                                                       LogicalNot, MaxPoolWithArgmax, Ones, Partial, ReduceAll,

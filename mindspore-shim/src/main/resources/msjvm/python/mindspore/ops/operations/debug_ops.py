@@ -1,13 +1,23 @@
-"""``Print`` and ``Depend``: operators about the outside world and about order, not values.
+"""``Print``, ``TensorDump`` and ``Depend``: operators about the outside world and about order, not values.
 
 ``Print`` writes its inputs to standard output, one per line, as MindSpore 2.10 does: run eagerly,
 a tensor as its ``repr`` and anything else as ``print`` writes it; inside a traced graph it becomes
 the engine's ``Print`` operator, which writes each time the graph runs in MindSpore's graph-mode
 text (no commas in tensors, a 0-d tensor as its value, ``True`` as ``1``), and a compile on shapes
 writes nothing. ``Depend(value, expr)`` is ``value``: the engine keeps every operator with an effect
-in the order the script called it, so there is no order to impose.
+in the order the script called it, so there is no order to impose. ``TensorDump`` saves a tensor
+as a ``.npy`` file when run eagerly; inside a graph it is MindSpore's CPU refusal (it has no CPU
+kernel there).
 """
+import io
+import itertools
+import os
+
 from mindspore.ops.primitive import Primitive
+
+# The dump files' sequence number: MindSpore numbers every dump of the process; a job's shim
+# modules are its own, so this counts the job's dumps.
+_DUMP_IDS = itertools.count()
 
 
 def _graph_text(value):
@@ -50,3 +60,60 @@ class Depend(Primitive):
 
     def __call__(self, value, expr):  # pylint: disable=unused-argument
         return value
+
+
+def _make_private_dirs(folder):
+    """Makes the missing directories of ``folder`` with mode 700 (chmod after mkdir: GraalPy's Java
+    file backend does not apply mkdir's mode)."""
+    if not folder or os.path.isdir(folder):
+        return
+    _make_private_dirs(os.path.dirname(folder))
+    os.mkdir(folder)
+    os.chmod(folder, 0o700)
+
+
+class TensorDump(Primitive):
+    """``TensorDump(input_output='out')(file, input_x)``: saves ``input_x`` as
+    ``<file without .npy>_<dtype>_<n>.npy`` (``n`` counts the dumps of the run; bfloat16 saved as
+    float32, as MindSpore does), the file read-only to its owner, missing directories made with mode
+    700; returns None."""
+
+    def __init__(self, input_output="out"):
+        super().__init__("TensorDump")
+        if input_output not in ("in", "out"):
+            raise ValueError(f"The 'input_output' argument should be one of ['in', 'out'], but got: {input_output}")
+        self.add_prim_attr("input_output", input_output)
+        self.add_prim_attr("side_effect_io", True)
+        self.add_prim_attr("channel_name", "ms_tensor_dump")
+
+    def __call__(self, file, input_x):
+        from mindspore._host import host  # pylint: disable=import-outside-toplevel
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        if not isinstance(file, str):
+            raise TypeError(f"For 'TensorDump', the type of 'file' should be 'str', but got type "
+                            f"'{type(file).__name__}'.")
+        if not isinstance(input_x, Tensor):
+            raise TypeError(f"For 'TensorDump', the type of 'input_x' should be 'Tensor', but got type "
+                            f"'{type(input_x).__name__}'.")
+        if host().recording():
+            raise RuntimeError("\n----------------------------------------------------\n- Kernel select failed:\n"
+                               "----------------------------------------------------\n"
+                               "Unsupported op [TensorDump] on CPU, Please confirm whether the device target "
+                               "setting is correct, or refer to 'mindspore.ops' at https://www.mindspore.cn to "
+                               "query the operator support list.")
+        import numpy as np  # pylint: disable=import-outside-toplevel
+        dtype = str(input_x.dtype).lower()
+        stem = file[:-4] if file.endswith(".npy") else file
+        path = f"{stem}_{dtype}_{next(_DUMP_IDS)}.npy"
+        _make_private_dirs(os.path.dirname(path))
+        value = input_x.asnumpy()
+        if dtype == "bfloat16":
+            value = value.astype(np.float32)
+        # numpy writes a real file with tofile(), which GraalPy's Java file backend lacks: the bytes
+        # of np.save are written through Python's own file object.
+        buffer = io.BytesIO()
+        np.save(buffer, value)
+        with open(path, "wb") as f:
+            f.write(buffer.getvalue())
+        os.chmod(path, 0o400)
+        return None
