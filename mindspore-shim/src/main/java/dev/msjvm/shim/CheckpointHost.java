@@ -115,6 +115,29 @@ public final class CheckpointHost {
   }
 
   /**
+   * A tensor of engine type {@code type} and shape {@code shape} assembled from pieces of entry
+   * {@code name}: piece {@code i} is the box {@code [begins[i], ends[i])} of the entry in {@code
+   * readers[i]} (a {@link CheckpointReader}), written at {@code ats[i]}. Each piece is read
+   * straight into the result, so the result and one read chunk are all that is held (the
+   * distributed- checkpoint tools' destination slices).
+   */
+  public Tensor assemble(
+      String type,
+      List<Integer> shape,
+      String name,
+      List<Object> readers,
+      List<List<Integer>> begins,
+      List<List<Integer>> ends,
+      List<List<Integer>> ats) {
+    Tensor out = Tensor.zeros(DType.valueOf(type), new dev.msjvm.engine.ir.Shape(shape));
+    for (int i = 0; i < readers.size(); i++) {
+      ((CheckpointReader) readers.get(i))
+          .readBoxInto(name, begins.get(i), ends.get(i), out, ats.get(i));
+    }
+    return out;
+  }
+
+  /**
    * Writes {@code values[i]} (a Tensor or a Parameter's Variable) under {@code names[i]} as a
    * safetensors file with the metadata {@code metaKeys[i] -> metaValues[i]} (none at all when
    * {@code metaKeys} is null); with {@code crc}, adds MindSpore's {@code "crc_num"}: the CRC-32 of

@@ -215,6 +215,26 @@ public final class CheckpointReader {
     if (l.type() == null) {
       read(name); // a map tensor: refused there
     }
+    List<Integer> extent = new ArrayList<>();
+    for (int d = 0; d < Math.min(begin.size(), end.size()); d++) {
+      extent.add(Math.max(end.get(d) - begin.get(d), 0));
+    }
+    Tensor out = Tensor.zeros(tensorType(l), new Shape(extent));
+    readBoxInto(name, begin, end, out, java.util.Collections.nCopies(extent.size(), 0));
+    return out;
+  }
+
+  /**
+   * Reads the box {@code [begin[d], end[d])} of tensor entry {@code name} straight into {@code dst}
+   * (its dtype) at {@code at}: the distributed-checkpoint tools assemble a destination slice from
+   * the overlapping pieces of several files this way, holding only the slice and a chunk.
+   */
+  public void readBoxInto(
+      String name, List<Integer> begin, List<Integer> end, Tensor dst, List<Integer> at) {
+    Located l = located(name);
+    if (l.type() == null) {
+      read(name); // a map tensor: refused there
+    }
     DType dtype = tensorType(l);
     List<Integer> shape = shape(name);
     int rank = shape.size();
@@ -228,6 +248,17 @@ public final class CheckpointReader {
       }
       extent.add(end.get(d) - begin.get(d));
     }
+    List<Integer> dstShape = dst.shape().dims();
+    if (dst.dtype() != dtype || dstShape.size() != rank || at.size() != rank) {
+      throw new IllegalArgumentException(
+          name + " (" + dtype + ") does not go into " + dst.type() + " at " + at);
+    }
+    for (int d = 0; d < rank; d++) {
+      if (at.get(d) < 0 || at.get(d) + extent.get(d) > dstShape.get(d)) {
+        throw new IllegalArgumentException(
+            "the box " + extent + " does not fit " + dst.type() + " at " + at);
+      }
+    }
     long declared = ReadLimit.byteSize(shape, dtype.itemSize());
     long stored = 0;
     for (int n : l.lengths()) {
@@ -236,10 +267,13 @@ public final class CheckpointReader {
     if (declared != stored) {
       read(name); // the whole-entry checks refuse it with their message
     }
-    // The run: the innermost dims the box spans whole, times its extent along the next one.
+    // The run: the innermost dims the box spans whole in the file and in dst, times its extent
+    // along the next one: consecutive in both.
     int inner = rank;
     long run = 1;
-    while (inner > 0 && extent.get(inner - 1).equals(shape.get(inner - 1))) {
+    while (inner > 0
+        && extent.get(inner - 1).equals(shape.get(inner - 1))
+        && extent.get(inner - 1).equals(dstShape.get(inner - 1))) {
       inner--;
       run *= shape.get(inner);
     }
@@ -248,36 +282,40 @@ public final class CheckpointReader {
       run *= extent.get(inner - 1);
     }
     long[] strides = new long[rank];
+    long[] dstStrides = new long[rank];
     long stride = 1;
+    long dstStride = 1;
     for (int d = rank - 1; d >= 0; d--) {
       strides[d] = stride;
+      dstStrides[d] = dstStride;
       stride *= shape.get(d);
+      dstStride *= dstShape.get(d);
     }
-    // The tensor is filled a chunk at a time: its bytes are never held all at once.
-    Tensor out = Tensor.zeros(dtype, new Shape(extent));
-    if (out.size() == 0) {
-      return out;
+    if (extent.stream().anyMatch(e -> e == 0)) {
+      return;
     }
+    // The box is read a chunk at a time: its bytes are never held all at once.
     int item = dtype.itemSize();
     ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(run, TensorBytes.CHUNK) * item);
     int[] index = new int[outer];
-    int element = 0;
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       while (true) {
         long first = 0;
+        long target = 0;
         for (int d = 0; d < outer; d++) {
           first += (long) (begin.get(d) + index[d]) * strides[d];
+          target += (long) (at.get(d) + index[d]) * dstStrides[d];
         }
         if (inner > 0) {
           first += (long) begin.get(inner - 1) * strides[inner - 1];
+          target += (long) at.get(inner - 1) * dstStrides[inner - 1];
         }
         for (long done = 0; done < run; ) {
           int count = (int) Math.min(run - done, chunk.capacity() / item);
           chunk.clear().limit(count * item);
           readContent(ch, l, (first + done) * item, chunk);
           chunk.flip();
-          out.putBytes(element, chunk);
-          element += count;
+          dst.putBytes(Math.toIntExact(target + done), chunk);
           done += count;
         }
         int d = outer - 1;
@@ -285,7 +323,7 @@ public final class CheckpointReader {
           index[d--] = 0;
         }
         if (d < 0) {
-          return out;
+          return;
         }
       }
     } catch (IOException e) {

@@ -154,4 +154,48 @@ class CheckpointReaderTest {
       assertEquals(expect, got, "box " + begin + " " + end);
     }
   }
+
+  @Test
+  void piecesReadIntoOneSliceEqualTheSliceReadWhole() {
+    // Two files each holding half of a 6x8 tensor's rows; a destination slice (rows 1..5,
+    // columns 2..7) is assembled from the overlap of each, read straight into place.
+    Tensor whole = counting(DType.INT32, 6, 8);
+    Path whole6x8 = dir.resolve("whole.ckpt");
+    new CheckpointFile(7).write(whole6x8, List.of(new CheckpointEntry.OfTensor("t", whole)));
+    CheckpointReader all = CheckpointReader.open(whole6x8, ReadLimit.none());
+    List<CheckpointReader> halves = new ArrayList<>();
+    for (int h = 0; h < 2; h++) {
+      Path p = dir.resolve("half" + h + ".ckpt");
+      new CheckpointFile(7)
+          .write(
+              p,
+              List.of(
+                  new CheckpointEntry.OfTensor(
+                      "t", all.readBox("t", List.of(3 * h, 0), List.of(3 * h + 3, 8)))));
+      halves.add(CheckpointReader.open(p, ReadLimit.none()));
+    }
+    Tensor slice = Tensor.zeros(DType.INT32, Shape.of(4, 5));
+    halves.get(0).readBoxInto("t", List.of(1, 2), List.of(3, 7), slice, List.of(0, 0));
+    halves.get(1).readBoxInto("t", List.of(0, 2), List.of(2, 7), slice, List.of(2, 0));
+    Tensor expect = all.readBox("t", List.of(1, 2), List.of(5, 7));
+    for (int i = 0; i < expect.size(); i++) {
+      assertEquals(expect.getLong(i), slice.getLong(i), "element " + i);
+    }
+    assertEquals(1 * 8 + 2, slice.getLong(0)); // row 1, column 2 of the counting tensor
+    // A box that does not fit the destination, or of another dtype, is refused.
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> halves.get(0).readBoxInto("t", List.of(0, 0), List.of(3, 8), slice, List.of(0, 0)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            halves
+                .get(0)
+                .readBoxInto(
+                    "t",
+                    List.of(0, 0),
+                    List.of(1, 1),
+                    Tensor.zeros(DType.FLOAT32, Shape.of(4, 5)),
+                    List.of(0, 0)));
+  }
 }

@@ -527,20 +527,20 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=
 
 
 def _assembler(name, want, plan, dtype):
-    """``make()`` of a destination slice: the box ``want`` of the whole tensor, copied from each
-    (source, source box, overlap) of ``plan``: only the overlap is read from each source file, so
-    the destination slice and one overlap are held at a time."""
+    """``make()`` of a destination slice: the box ``want`` of the whole tensor, each (source, source
+    box, overlap) of ``plan`` read straight from its file into the slice (``CheckpointHost.assemble``):
+    the slice and one read chunk are held, never a whole source entry nor a second copy."""
 
     def make():
-        np = _np()
-        out = None
+        readers, begins, ends, ats = [], [], [], []
         for source, box, overlap in plan:
-            piece = source.read_box(name, [(b - bb, e - bb) for (b, e), (bb, _) in zip(overlap, box)]).asnumpy()
-            if out is None:
-                out = np.empty([e - b for b, e in want], dtype=piece.dtype)
-            out[tuple(slice(b - wb, e - wb) for (b, e), (wb, _) in zip(overlap, want))] = piece
-            del piece
-        return Tensor(out, dtype)
+            readers.append(source._reader.java)  # pylint: disable=protected-access
+            begins.append([b - bb for (b, _), (bb, _) in zip(overlap, box)])
+            ends.append([e - bb for (_, e), (bb, _) in zip(overlap, box)])
+            ats.append([b - wb for (b, _), (wb, _) in zip(overlap, want)])
+        engine_type = plan[0][0]._reader.engineType(name)  # pylint: disable=protected-access
+        java = host().checkpoints().assemble(engine_type, [e - b for b, e in want], name, readers, begins, ends, ats)
+        return Tensor._wrap(java.java)  # pylint: disable=protected-access
 
     return make
 
