@@ -4,6 +4,8 @@
 # rank's part without training. Each parameter then holds the slice of its initial value its layout
 # gives (no step ran), net.parameter_layout_dict has the layouts, no kernel ran while the graph was
 # traced, and the calls that follow replay the planned graph: ten steps give the stand-alone losses.
+# `_cell_graph_executor._graph_executor` answers what MindSpore's ParallelValidator asks of a phase:
+# the rank's graph (get_parallel_graph_info) and the operators' strategies (get_strategy).
 from _equiv import slice_matches, losses_match, rank_slice
 import mindspore as ms
 from mindspore import nn
@@ -26,7 +28,17 @@ step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.SGD(n
 step.set_train()
 batches = list(dataset(xs, ys, 16).create_tuple_iterator())
 k0 = host().kernelCalls()
-print("compiled:", _cell_graph_executor.compile(step, *batches[0])[1])
+phase, compiled = _cell_graph_executor.compile(step, *batches[0])
+print("compiled:", compiled)
+# What MindSpore's ParallelValidator reads: this rank's graph as {"@graph_0": {"<Op>-<k>": {inputs,
+# attrs}}} (msjvm's own graph, nodes named per operator in order) and the operators' strategies.
+info = _cell_graph_executor._graph_executor.get_parallel_graph_info(phase)["@graph_0"]
+known = set(info) | {p.name for p in step.get_parameters()} | {"inputs0", "inputs1"}
+print("graph info: MatMul nodes", sorted(n for n in info if n.startswith("MatMul-")),
+      "inputs name nodes, arguments, parameters or are constants:",
+      all(not isinstance(i, str) or i in known for node in info.values() for i in node["inputs"]))
+print("get_strategy == _get_shard_strategy:",
+      _cell_graph_executor._graph_executor.get_strategy(phase) == _cell_graph_executor._get_shard_strategy(step))
 print("kernels run by the compile (the trace runs none):", host().kernelCalls() - k0)
 layouts = net.parameter_layout_dict
 print("net.parameter_layout_dict has the weights:", sorted(layouts))

@@ -1061,6 +1061,14 @@ public final class Host {
     runtime.popLabels();
   }
 
+  /**
+   * {@code graph}'s nodes as MindSpore's {@code get_parallel_graph_info} lists them ({@link
+   * Graph#nodeInfo}), its arguments named {@code argNames}.
+   */
+  public List<List<Object>> graphInfo(Graph graph, List<Object> argNames) {
+    return graph.nodeInfo(argNames.stream().map(String::valueOf).toList());
+  }
+
   /** Replays {@code graph} on {@code args}. */
   public List<Tensor> runGraph(Graph graph, List<Object> args) {
     lastRun = graph;

@@ -365,6 +365,42 @@ public final class Graph {
   }
 
   /** The nodes in order (for passes over the graph, e.g. {@link SpmdPartitioner}). */
+  /**
+   * The nodes as MindSpore's {@code get_parallel_graph_info} lists a graph's CNodes (what its
+   * parallel UTs' ParallelValidator reads): per node in order, its name {@code <Op>-<k>} ({@code k}
+   * counting that operator's nodes from 0), its inputs (another node's name, a parameter's name,
+   * the argument's name from {@code argNames}, or a constant's value: a number, or a list of
+   * numbers) and its attributes. Example: {@code [["Load-0", ["w"], {}], ["MatMul-0", ["x",
+   * "Load-0"], {...}]]}.
+   */
+  public List<List<Object>> nodeInfo(List<String> argNames) {
+    java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+    String[] names = new String[nodes.size()];
+    List<List<Object>> out = new ArrayList<>();
+    for (int n = 0; n < nodes.size(); n++) {
+      Node node = nodes.get(n);
+      String op = node.op().name();
+      int k = counts.merge(op, 1, Integer::sum) - 1;
+      names[n] = op + "-" + k;
+      List<Object> inputs = new ArrayList<>();
+      for (Ref r : node.inputs()) {
+        inputs.add(
+            switch (r) {
+              case Out o -> names[o.node()];
+              case Var v -> v.variable().name();
+              case Arg a ->
+                  a.index() < argNames.size() ? argNames.get(a.index()) : "arg" + a.index();
+              case Const c ->
+                  c.value().size() == 1 && c.value().shape().rank() == 0
+                      ? c.value().get(0)
+                      : c.value().toList();
+            });
+      }
+      out.add(List.of(names[n], inputs, node.attrs().asMap()));
+    }
+    return out;
+  }
+
   List<Node> nodes() {
     return nodes;
   }

@@ -44,6 +44,17 @@ class GraphTest {
     return loss;
   }
 
+  /** One training step of {@code w} and {@code v} traced on the shapes of {@code e}'s data. */
+  private Graph traceOnShapes(Eager e, Variable w, Variable v) {
+    Tensor xa = Tensor.abstractOf(e.x().type());
+    Tensor ya = Tensor.abstractOf(e.y().type());
+    Tape trace = rt.pushAbstract();
+    trace.addLeaves(List.of(xa, ya));
+    Tensor loss = step(w, v, xa, ya);
+    rt.pop(trace);
+    return Graph.compile(trace, List.of(xa, ya), List.of(loss));
+  }
+
   /** Seeded data and initial weights, the weights after {@code losses.length} eager steps. */
   private record Eager(
       Tensor x, Tensor y, Tensor w0, Tensor v0, Variable w, Variable v, double[] losses) {}
@@ -72,13 +83,7 @@ class GraphTest {
     Eager e = eager(1);
     Variable w = new Variable("w", e.w0());
     Variable v = new Variable("v", e.v0());
-    Tensor xa = Tensor.abstractOf(e.x().type());
-    Tensor ya = Tensor.abstractOf(e.y().type());
-    Tape trace = rt.pushAbstract();
-    trace.addLeaves(List.of(xa, ya));
-    Tensor loss = step(w, v, xa, ya);
-    rt.pop(trace);
-    Graph graph = Graph.compile(trace, List.of(xa, ya), List.of(loss));
+    Graph graph = traceOnShapes(e, w, v);
     long kernels = rt.kernelCalls();
     Graph.DryRun dry = graph.dryRun(List.of(e.x().type(), e.y().type()));
     assertEquals(kernels, rt.kernelCalls(), "kernels run by a dry run");
@@ -90,6 +95,38 @@ class GraphTest {
     assertEquals(graph.memory(), dry.memory(), "and so do the parts held at the peak");
     assertTrue(dry.memory().variables() == bytes(e.w0()) + bytes(e.v0()), "w and v once each");
     assertThrows(MsException.class, () -> graph.dryRun(List.of(e.x().type())));
+  }
+
+  /**
+   * The node listing MindSpore's parallel UTs read: each node named {@code <Op>-<k>} in order, its
+   * inputs naming the arguments, the parameters (through their Loads) and earlier nodes.
+   */
+  @Test
+  void nodeInfoNamesEachNodePerOperatorAndItsInputs() {
+    Eager e = eager(1);
+    Variable w = new Variable("w", e.w0());
+    Variable v = new Variable("v", e.v0());
+    Graph graph = traceOnShapes(e, w, v);
+    List<List<Object>> info = graph.nodeInfo(List.of("x", "y"));
+    java.util.Map<String, List<?>> inputs = new java.util.LinkedHashMap<>();
+    for (List<Object> node : info) {
+      assertTrue(node.get(2) instanceof java.util.Map<?, ?>, "attributes of " + node.get(0));
+      inputs.put((String) node.get(0), (List<?>) node.get(1));
+    }
+    assertEquals(List.of("x", "Load-0"), inputs.get("MatMul-0"));
+    assertEquals(List.of("MatMul-0", "Load-1"), inputs.get("MatMul-1"));
+    assertEquals(List.of("MatMul-1", "y"), inputs.get("Sub-0"));
+    assertEquals(List.of("w"), inputs.get("Load-0"));
+    assertEquals(List.of("v"), inputs.get("Load-1"));
+    for (List<?> in : inputs.values()) {
+      for (Object ref : in) {
+        assertTrue(
+            !(ref instanceof String name)
+                || inputs.containsKey(name)
+                || List.of("x", "y", "w", "v").contains(name),
+            "an input names a node, an argument or a parameter: " + ref);
+      }
+    }
   }
 
   /**

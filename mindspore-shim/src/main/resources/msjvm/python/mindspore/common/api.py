@@ -5,12 +5,62 @@ MindSpore's own parallel tests and tools compile a network without running it
 that traces the network on shapes alone and, in semi_auto/auto_parallel, plans this rank's part.
 """
 import os
+import weakref
 
+from mindspore._host import host
 from mindspore.common import _graph
+
+
+class _GraphExecutor:
+    """What MindSpore's parallel UTs read of a compiled phase (its C++ ``GraphExecutorPy``):
+    ``get_parallel_graph_info`` lists this rank's compiled graph as ``{"@graph_0": {"<Op>-<k>":
+    {"inputs": [...], "attrs": {...}}}}`` (``Graph.nodeInfo``: msjvm's own graph, one flat graph,
+    its nodes named per operator in order; it is not MindSpore's IR, so names and structure match
+    MindSpore's only where the graphs agree), ``get_strategy`` the operators' strategies."""
+
+    def __init__(self):
+        self._phases = {}
+
+    def _record(self, phase, cell, args):
+        self._phases[phase] = (weakref.ref(cell), _graph._signature(args, cell.training))  # pylint: disable=protected-access
+
+    def _cell(self, phase):
+        if phase not in self._phases:
+            raise RuntimeError(f"No phase {phase} has been compiled.")
+        ref, key = self._phases[phase]
+        cell = ref()
+        if cell is None:
+            raise RuntimeError(f"The cell of phase {phase} no longer exists.")
+        return cell, key
+
+    def get_parallel_graph_info(self, phase):
+        cell, key = self._cell(phase)
+        entry = cell.__dict__.get("_msjvm_graphs", {}).get(key)
+        if not isinstance(entry, tuple):
+            return {}
+        import inspect  # pylint: disable=import-outside-toplevel
+        arg_names = []
+        try:
+            for name, param in inspect.signature(cell.construct).parameters.items():
+                if param.kind == inspect.Parameter.VAR_POSITIONAL:  # *inputs: inputs0, inputs1...
+                    arg_names += [f"{name}{i}" for i in range(64)]
+                elif name != "self":
+                    arg_names.append(name)
+        except (TypeError, ValueError):
+            pass
+        nodes = host().graphInfo(entry[0], arg_names)
+        return {"@graph_0": {name: {"inputs": list(inputs), "attrs": dict(attrs)} for name, inputs, attrs in nodes}}
+
+    def get_strategy(self, phase):
+        cell, _ = self._cell(phase)
+        return dict(cell.__dict__.get("_msjvm_shard_strategies", {}))
 
 
 class _CellGraphExecutor:
     """Compiles cells (MindSpore's ``_CellGraphExecutor``; only what compiling needs)."""
+
+    def __init__(self):
+        self._graph_executor = _GraphExecutor()
 
     def compile(self, obj, *args, phase="predict", do_convert=True, jit_config_dict=None, **kwargs):  # pylint: disable=unused-argument
         """Compiles ``obj`` for ``args`` without running it; later calls with the same signature
@@ -19,7 +69,9 @@ class _CellGraphExecutor:
         if not hasattr(obj, "construct"):
             raise AttributeError(f"The class {type(obj).__name__} does not have method construct")
         compiled = _graph.compile_only(obj, args)
-        return f"{phase}.{id(obj)}", compiled
+        name = f"{phase}.{id(obj)}"
+        self._graph_executor._record(name, obj, args)  # pylint: disable=protected-access
+        return name, compiled
 
 
     def _get_shard_strategy(self, obj):
