@@ -86,13 +86,18 @@ final class IndexOps {
                             c.in(0),
                             c.in(1),
                             c.attrs().integer("axis"),
-                            new Shape(c.attrs().ints("shape")))),
+                            new Shape(c.attrs().ints("shape")),
+                            c.attrs().integer("batch_dims", 0))),
                 // Scatter-add's adjoint is the gather at the same indices.
                 g ->
                     new Tensor[] {
                       g.op(
                           "Gather",
-                          Attrs.of("axis", g.attrs().integer("axis")),
+                          Attrs.of(
+                              "axis",
+                              g.attrs().integer("axis"),
+                              "batch_dims",
+                              g.attrs().integer("batch_dims", 0)),
                           g.dout(0),
                           g.in(1)),
                       null
@@ -101,7 +106,11 @@ final class IndexOps {
                 Infer.one(
                     (a, in) ->
                         Indexing.gatherGradType(
-                            in.get(0), in.get(1), a.integer("axis"), new Shape(a.ints("shape")))))
+                            in.get(0),
+                            in.get(1),
+                            a.integer("axis"),
+                            new Shape(a.ints("shape")),
+                            a.integer("batch_dims", 0))))
             .role(CostRole.GENERAL)
             .shards(IndexRules.gatherGrad()),
         segment(Segments.Reduction.SUM, IndexOps::segmentSumGrad),
@@ -344,19 +353,28 @@ final class IndexOps {
                         c.in(0),
                         c.in(1),
                         c.attrs().integer("axis", 0),
-                        c.attrs().integer("offset", -1))),
+                        c.attrs().integer("offset", -1),
+                        c.attrs().integer("batch_dims", 0))),
             g ->
                 new Tensor[] {
                   g.op(
                       "GatherGrad",
                       Attrs.of(
-                          "axis", g.attrs().integer("axis", 0), "shape", g.in(0).shape().dims()),
+                          "axis",
+                          g.attrs().integer("axis", 0),
+                          "shape",
+                          g.in(0).shape().dims(),
+                          "batch_dims",
+                          g.attrs().integer("batch_dims", 0)),
                       g.dout(0),
                       g.in(1)),
                   null
                 })
         .infers(
-            Infer.one((a, in) -> Indexing.gatherType(in.get(0), in.get(1), a.integer("axis", 0))))
+            Infer.one(
+                (a, in) ->
+                    Indexing.gatherType(
+                        in.get(0), in.get(1), a.integer("axis", 0), a.integer("batch_dims", 0))))
         .role(CostRole.GENERAL)
         .shards(IndexRules.gather());
   }

@@ -38,26 +38,40 @@ public final class Indexing {
    * results are summed). {@code offset < 0}: the whole table, out-of-range indices an error.
    */
   public static Tensor gather(Tensor params, Tensor indices, int axis, int offset) {
-    int[] g = gatherGeometry("Gather", params.shape(), indices.type(), axis);
+    return gather(params, indices, axis, offset, 0);
+  }
+
+  /**
+   * {@link #gather} with {@code batchDims} leading dimensions shared by the table and the indices
+   * (MindSpore's {@code batch_dims}): batch {@code b} gathers its own table slice with its own
+   * indices; the shape is {@code params.shape[:axis] + indices.shape[batchDims:] +
+   * params.shape[axis+1:]}.
+   */
+  public static Tensor gather(Tensor params, Tensor indices, int axis, int offset, int batchDims) {
+    int[] g = gatherGeometry("Gather", params.shape(), indices.type(), axis, batchDims);
     int outer = g[0];
     int dim = g[1];
     int inner = g[2];
-    int count = indices.size();
-    Tensor out = Tensor.zeros(params.dtype(), gatherShape(params.shape(), indices.shape(), g[3]));
-    for (int j = 0; j < count; j++) {
-      long idx = indices.getLong(j) - Math.max(offset, 0);
-      if (offset >= 0 && (idx < 0 || idx >= dim)) {
-        continue;
-      }
-      if (idx < 0 || idx >= dim) {
-        throw MsException.valueError(
-            "For 'Gather', the 'input_indices' must be in the range [0, "
-                + dim
-                + "), but got "
-                + idx
-                + ".");
-      }
-      for (int o = 0; o < outer; o++) {
+    int batches = g[4];
+    int count = indices.size() / batches;
+    int perBatch = outer / batches;
+    Tensor out =
+        Tensor.zeros(params.dtype(), gatherShape(params.shape(), indices.shape(), g[3], g[5]));
+    for (int o = 0; o < outer; o++) {
+      int b = o / perBatch;
+      for (int j = 0; j < count; j++) {
+        long idx = indices.getLong(b * count + j) - Math.max(offset, 0);
+        if (offset >= 0 && (idx < 0 || idx >= dim)) {
+          continue;
+        }
+        if (idx < 0 || idx >= dim) {
+          throw MsException.valueError(
+              "For 'Gather', the 'input_indices' must be in the range [0, "
+                  + dim
+                  + "), but got "
+                  + idx
+                  + ".");
+        }
         for (int k = 0; k < inner; k++) {
           KernelSupport.copy(
               params, (o * dim + (int) idx) * inner + k, out, (o * count + j) * inner + k);
@@ -72,19 +86,28 @@ public final class Indexing {
    * (UnsortedSegmentSum semantics: repeated indices accumulate, out-of-range ones are dropped).
    */
   public static Tensor gatherGrad(Tensor dy, Tensor indices, int axis, Shape paramsShape) {
-    gatherGradType(dy.type(), indices.type(), axis, paramsShape);
-    int[] g = gatherGeometry("GatherGrad", paramsShape, indices.type(), axis);
+    return gatherGrad(dy, indices, axis, paramsShape, 0);
+  }
+
+  /** {@link #gatherGrad} of a gather with {@code batchDims} batch dimensions. */
+  public static Tensor gatherGrad(
+      Tensor dy, Tensor indices, int axis, Shape paramsShape, int batchDims) {
+    gatherGradType(dy.type(), indices.type(), axis, paramsShape, batchDims);
+    int[] g = gatherGeometry("GatherGrad", paramsShape, indices.type(), axis, batchDims);
     int outer = g[0];
     int dim = g[1];
     int inner = g[2];
-    int count = indices.size();
+    int batches = g[4];
+    int count = indices.size() / batches;
+    int perBatch = outer / batches;
     Tensor dx = Tensor.zeros(dy.dtype(), paramsShape);
-    for (int j = 0; j < count; j++) {
-      long idx = indices.getLong(j);
-      if (idx < 0 || idx >= dim) {
-        continue;
-      }
-      for (int o = 0; o < outer; o++) {
+    for (int o = 0; o < outer; o++) {
+      int b = o / perBatch;
+      for (int j = 0; j < count; j++) {
+        long idx = indices.getLong(b * count + j);
+        if (idx < 0 || idx >= dim) {
+          continue;
+        }
         for (int k = 0; k < inner; k++) {
           KernelSupport.add(dy, (o * count + j) * inner + k, dx, (o * dim + (int) idx) * inner + k);
         }
@@ -366,16 +389,28 @@ public final class Indexing {
 
   /** The type {@link #gather} gives, with its errors (not the index range); reads no values. */
   public static AbstractTensor gatherType(AbstractTensor params, AbstractTensor indices, int axis) {
-    int[] g = gatherGeometry("Gather", params.shape(), indices, axis);
-    return params.withShape(gatherShape(params.shape(), indices.shape(), g[3]));
+    return gatherType(params, indices, axis, 0);
+  }
+
+  /** {@link #gatherType} with {@code batchDims} batch dimensions. */
+  public static AbstractTensor gatherType(
+      AbstractTensor params, AbstractTensor indices, int axis, int batchDims) {
+    int[] g = gatherGeometry("Gather", params.shape(), indices, axis, batchDims);
+    return params.withShape(gatherShape(params.shape(), indices.shape(), g[3], g[5]));
   }
 
   /** The type {@link #gatherGrad} gives, with its errors; reads no values. */
   public static AbstractTensor gatherGradType(
       AbstractTensor dy, AbstractTensor indices, int axis, Shape paramsShape) {
-    int[] g = gatherGeometry("GatherGrad", paramsShape, indices, axis);
+    return gatherGradType(dy, indices, axis, paramsShape, 0);
+  }
+
+  /** {@link #gatherGradType} with {@code batchDims} batch dimensions. */
+  public static AbstractTensor gatherGradType(
+      AbstractTensor dy, AbstractTensor indices, int axis, Shape paramsShape, int batchDims) {
+    int[] g = gatherGeometry("GatherGrad", paramsShape, indices, axis, batchDims);
     KernelSupport.requireShape(
-        "GatherGrad", "dout", dy.shape(), gatherShape(paramsShape, indices.shape(), g[3]));
+        "GatherGrad", "dout", dy.shape(), gatherShape(paramsShape, indices.shape(), g[3], g[5]));
     return dy.withShape(paramsShape);
   }
 
@@ -421,7 +456,13 @@ public final class Indexing {
     return new AbstractTensor(out, DType.promote(x.dtype(), y.dtype()));
   }
 
-  private static int[] gatherGeometry(String op, Shape params, AbstractTensor indices, int axis) {
+  /**
+   * {outer (the table's dims before the axis), the axis's size, inner (the dims after it), the
+   * axis, the batches (the product of the first {@code batchDims} dims), {@code batchDims}
+   * normalised}, with MindSpore 2.10's errors.
+   */
+  private static int[] gatherGeometry(
+      String op, Shape params, AbstractTensor indices, int axis, int batchDims) {
     if (indices.dtype().isFloat() || indices.dtype() == DType.BOOL) {
       throw MsException.typeError(
           "For '"
@@ -447,14 +488,61 @@ public final class Indexing {
     if (rank == 0) {
       throw MsException.valueError("For '" + op + "', 'input_params' must have rank >= 1.");
     }
+    int bd = batchDims;
+    if (bd != 0) {
+      if (bd < -rank || bd >= rank) {
+        throw MsException.valueError(
+            "For primitive[Gather], the batch_dims must be in ["
+                + -rank
+                + ","
+                + rank
+                + "), but got "
+                + batchDims
+                + ".");
+      }
+      bd = bd < 0 ? bd + indices.shape().rank() : bd;
+      if (a < bd) {
+        throw MsException.valueError(
+            "For primitive[Gather], the axis must be greater than or equal to "
+                + bd
+                + ", but got "
+                + a
+                + ".");
+      }
+      for (int d = 0; d < bd; d++) {
+        if (d >= indices.shape().rank() || dims[d] != indices.shape().dim(d)) {
+          throw MsException.runtimeError(
+              "For 'Gather', params.shape["
+                  + d
+                  + "] should be equal to indices.shape["
+                  + d
+                  + "] but got param.shape: "
+                  + vector(params)
+                  + ", indices.shape: "
+                  + vector(indices.shape()));
+        }
+      }
+    }
     return new int[] {
-      KernelSupport.product(dims, 0, a), dims[a], KernelSupport.product(dims, a + 1, rank), a
+      KernelSupport.product(dims, 0, a),
+      dims[a],
+      KernelSupport.product(dims, a + 1, rank),
+      a,
+      KernelSupport.product(dims, 0, bd),
+      bd
     };
   }
 
-  private static Shape gatherShape(Shape params, Shape indices, int axis) {
+  /** A shape as MindSpore's logs print a vector: {@code [const vector]{2, 3, 4}}. */
+  private static String vector(Shape s) {
+    return "[const vector]{"
+        + s.dims().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+        + "}";
+  }
+
+  private static Shape gatherShape(Shape params, Shape indices, int axis, int batchDims) {
     List<Integer> dims = new ArrayList<>(params.dims().subList(0, axis));
-    dims.addAll(indices.dims());
+    dims.addAll(indices.dims().subList(batchDims, indices.rank()));
     dims.addAll(params.dims().subList(axis + 1, params.rank()));
     return new Shape(dims);
   }

@@ -80,15 +80,26 @@ public final class IndexRules {
    */
   static EinsumSpec gather(Attrs attrs, List<Shape> shapes) {
     String table = Letters.run('a', shapes.get(0).rank());
-    String idx = Letters.run('p', shapes.get(1).rank());
     int axis = Letters.axis("Gather", attrs.integer("axis", 0), table.length());
-    String out = table.substring(0, axis) + idx + table.substring(axis + 1);
+    int bd = batchDims(attrs, shapes.get(1).rank());
+    String rest = Letters.run('p', shapes.get(1).rank() - bd);
+    String idx = table.substring(0, bd) + rest;
+    String out = table.substring(0, axis) + rest + table.substring(axis + 1);
     EinsumSpec spec =
-        EinsumSpec.parse(table + "," + idx + "->" + out)
-            .matrix(idx + table)
-            .reduce(table.substring(axis, axis + 1), PartialOp.SUM)
-            .withReduceScatter();
+        EinsumSpec.parse(table + "," + idx + "->" + out).matrix(idx + table.substring(bd));
+    String axisLetter = table.substring(axis, axis + 1);
+    // BATCH mode (batch_dims > 0): the axis stays whole; otherwise it may be split (partial).
+    spec =
+        bd > 0
+            ? spec.unsplit(axisLetter)
+            : spec.reduce(axisLetter, PartialOp.SUM).withReduceScatter();
     return idx.isEmpty() ? spec : spec.batch(idx.charAt(0));
+  }
+
+  /** Gather's {@code batch_dims}, made non-negative against the indices' rank. */
+  static int batchDims(Attrs attrs, int indicesRank) {
+    int bd = attrs.integer("batch_dims", 0);
+    return bd < 0 ? bd + indicesRank : bd;
   }
 
   /** Gather's modes with the gathered axis split (GatherInfo::GetGatherMode). */
@@ -119,12 +130,34 @@ public final class IndexRules {
     return axis == 1 ? GatherMode.SHARD_AXIS_1 : GatherMode.INVALID;
   }
 
-  /** MindSpore's checks of a split gathered axis (ShardAxisImpl::CheckStrategy). */
+  /**
+   * MindSpore's checks of BATCH mode (BatchImpl::CheckStrategy) and of a split gathered axis
+   * (ShardAxisImpl::CheckStrategy).
+   */
   static String gatherCheck(
       Attrs attrs, EinsumSpec spec, List<List<Integer>> strategy, List<Shape> shapes, int n) {
     List<Integer> p = strategy.get(0);
     List<Integer> i = strategy.get(1);
     int axis = Letters.axis("Gather", attrs.integer("axis", 0), p.size());
+    int bd = batchDims(attrs, i.size());
+    if (bd > 0) {
+      if (p.get(axis) != 1) {
+        return "batch mode, the axis can not be split, but the param strategy is "
+            + vector(p)
+            + ", and the axis is "
+            + axis;
+      }
+      if (!p.subList(0, bd).equals(i.subList(0, bd))) {
+        return "batch mode, the strategy of the batch dims of param and indices must be equal, but"
+            + " the param strategy is "
+            + vector(p)
+            + ", and the indices strategy is "
+            + vector(i)
+            + ", batch dims is "
+            + bd;
+      }
+      return null;
+    }
     if (p.get(axis) == 1) {
       return null;
     }
@@ -158,6 +191,13 @@ public final class IndexRules {
     return null;
   }
 
+  /** A vector as MindSpore's logs print one (utils/overload.h): {@code [const vector]{8, 1}}. */
+  static String vector(List<Integer> v) {
+    return "[const vector]{"
+        + v.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+        + "}";
+  }
+
   /** The start of the rank's slice of the gathered axis, when it is split. */
   private static Attrs gatherOffset(Attrs attrs, OpSharding s, int rank) {
     TensorLayout table = s.inputLayouts().get(0);
@@ -184,13 +224,18 @@ public final class IndexRules {
   static EinsumSpec gatherGrad(Attrs attrs, List<Shape> shapes) {
     Shape tableShape = new Shape(attrs.ints("shape"));
     String table = Letters.run('a', tableShape.rank());
-    String idx = Letters.run('p', shapes.get(1).rank());
+    int bd = batchDims(attrs, shapes.get(1).rank());
+    String rest = Letters.run('p', shapes.get(1).rank() - bd);
+    String idx = table.substring(0, bd) + rest;
     int axis = Letters.axis("GatherGrad", attrs.integer("axis", 0), table.length());
-    String dout = table.substring(0, axis) + idx + table.substring(axis + 1);
+    String dout = table.substring(0, axis) + rest + table.substring(axis + 1);
     String out = table.substring(0, axis) + EinsumSpec.FRESH + table.substring(axis + 1);
     EinsumSpec spec =
         EinsumSpec.parse(dout + "," + idx + "->" + out).outputShapes(List.of(tableShape));
-    return idx.isEmpty() ? spec : spec.reduce(idx, PartialOp.SUM).batch(idx.charAt(0));
+    if (!rest.isEmpty()) {
+      spec = spec.reduce(rest, PartialOp.SUM);
+    }
+    return idx.isEmpty() ? spec : spec.batch(idx.charAt(0));
   }
 
   /** One dim of a strided slice, normalised as Python slicing does. */

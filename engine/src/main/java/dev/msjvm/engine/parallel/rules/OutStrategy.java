@@ -102,6 +102,20 @@ final class OutStrategy {
                 || mode == IndexRules.GatherMode.SHARD_BATCH_AND_AXIS)
             && !idx.isEmpty()
             && idx.stream().skip(1).allMatch(v -> v == 1);
+    String idxLetters = spec.inputs().get(1);
+    int bd = 0;
+    while (bd < Math.min(idxLetters.length(), table.length())
+        && idxLetters.charAt(bd) == table.charAt(bd)) {
+      bd++;
+    }
+    if (out != null && bd > 0) {
+      throw new ShardingException(
+          op,
+          "Set output strategy only for axis = 0 and batch_dims = 0, but the axis is "
+              + axis
+              + ", the batch_dims is "
+              + bd);
+    }
     if (out == null) {
       return scatterable
           && mode == IndexRules.GatherMode.SHARD_AXIS_0
@@ -124,29 +138,22 @@ final class OutStrategy {
         throw new ShardingException(
             op,
             "The output strategy "
-                + vector(o)
+                + IndexRules.vector(o)
                 + " for gather mode "
                 + (mode == null ? "NORMAL" : mode.name())
                 + " is invalid, it must be "
-                + vector(allReduce));
+                + IndexRules.vector(allReduce));
       }
       return true;
     }
     throw new ShardingException(
         op,
         "The output strategy "
-            + vector(o)
+            + IndexRules.vector(o)
             + " is invalid, it must be "
-            + vector(allReduce)
+            + IndexRules.vector(allReduce)
             + " or "
-            + vector(reduceScatter));
-  }
-
-  /** A vector as MindSpore's logs print one (utils/overload.h): {@code [const vector]{8, 1}}. */
-  private static String vector(List<Integer> v) {
-    return "[const vector]{"
-        + v.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
-        + "}";
+            + IndexRules.vector(reduceScatter));
   }
 
   /**

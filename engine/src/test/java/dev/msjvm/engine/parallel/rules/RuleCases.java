@@ -454,6 +454,18 @@ final class RuleCases {
             "Gather axis=1", "Gather", Attrs.of("axis", 1), List.of(g.f(4, 16), g.ints(16, 8))));
     c.add(
         new Case(
+            "Gather batch_dims=1 axis=2",
+            "Gather",
+            Attrs.of("axis", 2, "batch_dims", 1),
+            List.of(g.f(4, 2, 6, 2), g.ints(6, 4, 8))));
+    c.add(
+        new Case(
+            "GatherGrad batch_dims=1",
+            "GatherGrad",
+            Attrs.of("axis", 2, "shape", List.of(4, 2, 6, 2), "batch_dims", 1),
+            List.of(g.f(4, 2, 8, 2), g.ints(6, 4, 8))));
+    c.add(
+        new Case(
             "SparseGatherV2 axis=0",
             "SparseGatherV2",
             Attrs.of("axis", 0),

@@ -294,12 +294,11 @@ class Split(Primitive):
 
 
 class Gather(Primitive):
-    """Picks slices of ``input_params`` along ``axis`` at ``input_indices``."""
+    """Picks slices of ``input_params`` along ``axis`` at ``input_indices``; with ``batch_dims``,
+    the leading dimensions of both are batches, each gathering its own slice."""
 
     def __init__(self, batch_dims=0):
         super().__init__("Gather")
-        if batch_dims != 0:
-            raise ValueError("For 'Gather', msjvm supports only batch_dims=0.")
         self.add_prim_attr("batch_dims", batch_dims)
 
     def __call__(self, input_params, input_indices, axis):
