@@ -370,8 +370,8 @@ public final class Graph {
    * parallel UTs' ParallelValidator reads): per node in order, its name {@code <Op>-<k>} ({@code k}
    * counting that operator's nodes from 0), its inputs (another node's name, a parameter's name,
    * the argument's name from {@code argNames}, or a constant's value: a number, or a list of
-   * numbers) and its attributes. Example: {@code [["Load-0", ["w"], {}], ["MatMul-0", ["x",
-   * "Load-0"], {...}]]}.
+   * numbers; the type of a constant without values) and its attributes. Example: {@code [["Load-0",
+   * ["w"], {}], ["MatMul-0", ["x", "Load-0"], {...}]]}.
    */
   public List<List<Object>> nodeInfo(List<String> argNames) {
     java.util.Map<String, Integer> counts = new java.util.HashMap<>();
@@ -390,6 +390,7 @@ public final class Graph {
               case Var v -> v.variable().name();
               case Arg a ->
                   a.index() < argNames.size() ? argNames.get(a.index()) : "arg" + a.index();
+              case Const c when c.value().isAbstract() -> c.value().type().toString();
               case Const c ->
                   c.value().size() == 1 && c.value().shape().rank() == 0
                       ? c.value().get(0)
