@@ -16,9 +16,11 @@ import java.util.List;
 
 /**
  * Operators that pick, join and repeat: Concat ({@code axis}, any number of inputs), Split ({@code
- * axis}, {@code output_num}), Gather ({@code axis}), OneHot ({@code depth}, {@code axis}), Select,
- * Tile ({@code multiples}), StridedSlice ({@code begin}, {@code end}, {@code strides} and the five
- * masks), with the grad operators their rules emit.
+ * axis}, {@code output_num}), Gather and SparseGatherV2 ({@code axis}, {@code batch_dims}, and the
+ * {@code offset} of a rank's rows when the table is split along the axis),
+ * UnsortedSegmentSum/Prod/Max/Min ({@code num_segments}), OneHot ({@code depth}, {@code axis}),
+ * Select, Tile ({@code multiples}), StridedSlice ({@code begin}, {@code end}, {@code strides} and
+ * the five masks), with the grad operators their rules emit.
  */
 final class IndexOps {
   private IndexOps() {}

@@ -404,6 +404,10 @@ class _Source:
         engine = self._reader.engineType(name)
         return None if engine is None else mstype._by_engine_name(engine)  # pylint: disable=protected-access
 
+    def engine_type(self, name):
+        """The engine's name of the entry's dtype (``FLOAT32``...); None for a text entry."""
+        return self._reader.engineType(name)
+
     def read(self, name):
         """The entry's value: a Tensor, or the str of a text entry."""
         entry = self._reader.read(name)
@@ -506,7 +510,7 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=
         if src_layout is not None:
             last_devices = src_layout.devices()
         transformed.append(_Out(name, [e - b for b, e in want], first.dtype(name),
-                                _assembler(name, want, plan, first.dtype(name))))
+                                _assembler(name, want, plan, first.engine_type(name))))
     source_rank = dst_local % last_devices
     done_names = {o.name for o in transformed}
     for name in names:
@@ -526,7 +530,7 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=
     return transformed + kept
 
 
-def _assembler(name, want, plan, dtype):
+def _assembler(name, want, plan, engine_type):
     """``make()`` of a destination slice: the box ``want`` of the whole tensor, each (source, source
     box, overlap) of ``plan`` read straight from its file into the slice (``CheckpointHost.assemble``):
     the slice and one read chunk are held, never a whole source entry nor a second copy."""
@@ -538,7 +542,6 @@ def _assembler(name, want, plan, dtype):
             begins.append([b - bb for (b, _), (bb, _) in zip(overlap, box)])
             ends.append([e - bb for (_, e), (bb, _) in zip(overlap, box)])
             ats.append([b - wb for (b, _), (wb, _) in zip(overlap, want)])
-        engine_type = plan[0][0]._reader.engineType(name)  # pylint: disable=protected-access
         java = host().checkpoints().assemble(engine_type, [e - b for b, e in want], name, readers, begins, ends, ats)
         return Tensor._wrap(java.java)  # pylint: disable=protected-access
 

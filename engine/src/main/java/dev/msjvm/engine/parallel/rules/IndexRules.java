@@ -9,14 +9,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Operators that pick elements (gather_info.cc NORMAL mode, strided_slice_info.cc) and the grad
- * operators their gradients emit.
+ * Operators that pick elements (gather_info.cc, strided_slice_info.cc, unsorted_segment_op_info.cc)
+ * and the grad operators their gradients emit.
  *
- * <p>Gather: the gathered axis of the table stays whole; the output is the table's letters before
- * the axis, the indices' letters, then the table's letters after it. GatherGrad (a scatter-add into
- * a zero table) sums over the indices' letters: split indices make its output partial (SUM).
- * StridedSlice: a dim the slice does not cover wholly with stride 1 stays unsplit; the slices of
- * the split dims run with local begin/end.
+ * <p>Gather: the output is the table's letters before the axis, the indices' letters (after the
+ * batch dims, which the table shares), then the table's letters after it. The gathered axis may be
+ * split when there are no batch dims: each rank then gathers from its rows only and the output is
+ * partial (SUM) over the axis's devices. GatherGrad (a scatter-add into a zero table) sums over the
+ * indices' letters: split indices make its output partial (SUM); the table's axis stays whole. The
+ * segment reductions are partial over their ids' letters with their own reduction. StridedSlice: a
+ * dim the slice does not cover wholly with stride 1 stays unsplit; the slices of the split dims run
+ * with local begin/end.
  */
 public final class IndexRules {
   private IndexRules() {}
