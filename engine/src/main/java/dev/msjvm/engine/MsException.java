@@ -71,4 +71,16 @@ public class MsException extends RuntimeException {
   public static MsException runtimeError(String message) {
     return new MsException(Kind.RUNTIME_ERROR, message);
   }
+
+  /**
+   * {@code values} as MindSpore's messages print a vector (utils/overload.h): {@code
+   * vector(List.of(8, 1))} is {@code [const vector]{8, 1}}; a vector of shapes nests.
+   */
+  public static String vector(java.util.List<?> values) {
+    StringBuilder s = new StringBuilder("[const vector]{");
+    for (int i = 0; i < values.size(); i++) {
+      s.append(i == 0 ? "" : ", ").append(values.get(i));
+    }
+    return s.append('}').toString();
+  }
 }

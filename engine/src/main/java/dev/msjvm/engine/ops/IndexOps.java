@@ -306,10 +306,10 @@ final class IndexOps {
     for (var t : in) {
       if (!t.shape().equals(first)) {
         throw dev.msjvm.engine.MsException.valueError(
-            "All input shape must be the same! [const vector]"
-                + braces(t.shape())
-                + " And [const vector]"
-                + braces(first));
+            "All input shape must be the same! "
+                + dev.msjvm.engine.MsException.vector(t.shape().dims())
+                + " And "
+                + dev.msjvm.engine.MsException.vector(first.dims()));
       }
       if (t.dtype() != in.get(0).dtype()) {
         throw dev.msjvm.engine.MsException.typeError(
@@ -319,10 +319,6 @@ final class IndexOps {
     List<Integer> dims = new ArrayList<>(first.dims());
     dims.add(stackAxis(a, first.rank()), in.size());
     return in.get(0).withShape(new Shape(dims));
-  }
-
-  private static String braces(Shape s) {
-    return s.dims().toString().replace('[', '{').replace(']', '}');
   }
 
   /** Unstack's axis, with the range error MindSpore's kernel gives. */

@@ -517,9 +517,9 @@ public final class Indexing {
                   + "] should be equal to indices.shape["
                   + d
                   + "] but got param.shape: "
-                  + vector(params)
+                  + MsException.vector(params.dims())
                   + ", indices.shape: "
-                  + vector(indices.shape()));
+                  + MsException.vector(indices.shape().dims()));
         }
       }
     }
@@ -531,13 +531,6 @@ public final class Indexing {
       KernelSupport.product(dims, 0, bd),
       bd
     };
-  }
-
-  /** A shape as MindSpore's logs print a vector: {@code [const vector]{2, 3, 4}}. */
-  private static String vector(Shape s) {
-    return "[const vector]{"
-        + s.dims().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
-        + "}";
   }
 
   private static Shape gatherShape(Shape params, Shape indices, int axis, int batchDims) {

@@ -41,16 +41,9 @@ public final class Joining {
       AbstractTensor x = inputs.get(t);
       for (int d = 0; d < rank && x.shape().rank() == rank; d++) {
         if (d != a && x.shape().dim(d) != first.shape().dim(d)) {
-          StringBuilder all = new StringBuilder("[const vector]{");
-          for (int u = 0; u < inputs.size(); u++) {
-            all.append(u == 0 ? "" : ", ").append("[const vector]{");
-            List<Integer> dims = inputs.get(u).shape().dims();
-            for (int k = 0; k < dims.size(); k++) {
-              all.append(k == 0 ? "" : ", ").append(dims.get(k));
-            }
-            all.append('}');
-          }
-          all.append('}');
+          String all =
+              MsException.vector(
+                  inputs.stream().map(i -> MsException.vector(i.shape().dims())).toList());
           throw MsException.valueError(
               "For primitive[Concat], shapes of tensors must match except in given concat axis "
                   + a

@@ -43,9 +43,9 @@ public final class ShapeOps {
       dims.set(infer, (int) (n / known));
     } else if (infer >= 0 || known != n) {
       throw MsException.valueError(
-          "proposed_shape '[const vector]{"
-              + String.join(", ", proposed.stream().map(String::valueOf).toList())
-              + "}' is invalid for input of size "
+          "proposed_shape '"
+              + MsException.vector(proposed)
+              + "' is invalid for input of size "
               + n);
     }
     return new Shape(dims);

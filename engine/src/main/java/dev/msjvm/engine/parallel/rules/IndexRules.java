@@ -146,16 +146,16 @@ public final class IndexRules {
     if (bd > 0) {
       if (p.get(axis) != 1) {
         return "batch mode, the axis can not be split, but the param strategy is "
-            + vector(p)
+            + MsException.vector(p)
             + ", and the axis is "
             + axis;
       }
       if (!p.subList(0, bd).equals(i.subList(0, bd))) {
         return "batch mode, the strategy of the batch dims of param and indices must be equal, but"
             + " the param strategy is "
-            + vector(p)
+            + MsException.vector(p)
             + ", and the indices strategy is "
-            + vector(i)
+            + MsException.vector(i)
             + ", batch dims is "
             + bd;
       }
@@ -192,13 +192,6 @@ public final class IndexRules {
       return "axis(0) is split, and param_strategy[1] != 1, don't support repeated calc.";
     }
     return null;
-  }
-
-  /** A vector as MindSpore's logs print one (utils/overload.h): {@code [const vector]{8, 1}}. */
-  static String vector(List<Integer> v) {
-    return "[const vector]{"
-        + v.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
-        + "}";
   }
 
   /** The start of the rank's slice of the gathered axis, when it is split. */

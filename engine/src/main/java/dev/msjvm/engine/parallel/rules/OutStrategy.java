@@ -1,5 +1,6 @@
 package dev.msjvm.engine.parallel.rules;
 
+import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.parallel.DeviceMatrix;
 import dev.msjvm.engine.parallel.TensorLayout;
@@ -138,22 +139,22 @@ final class OutStrategy {
         throw new ShardingException(
             op,
             "The output strategy "
-                + IndexRules.vector(o)
+                + MsException.vector(o)
                 + " for gather mode "
                 + (mode == null ? "NORMAL" : mode.name())
                 + " is invalid, it must be "
-                + IndexRules.vector(allReduce));
+                + MsException.vector(allReduce));
       }
       return true;
     }
     throw new ShardingException(
         op,
         "The output strategy "
-            + IndexRules.vector(o)
+            + MsException.vector(o)
             + " is invalid, it must be "
-            + IndexRules.vector(allReduce)
+            + MsException.vector(allReduce)
             + " or "
-            + IndexRules.vector(reduceScatter));
+            + MsException.vector(reduceScatter));
   }
 
   /**
