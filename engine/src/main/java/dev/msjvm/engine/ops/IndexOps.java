@@ -390,35 +390,37 @@ final class IndexOps {
   }
 
   /**
-   * Whether each id is non-negative, shaped {@code ids.shape + [1, ...]} to broadcast over the rows
-   * gathered at the ids (rank {@code rank}).
+   * What the segment gradients gather rows with, made once per gradient (MindSpore's bprops make
+   * {@code zero_clipped_indices} once too): the ids clipped at 0, and whether each id is
+   * non-negative, shaped {@code ids.shape + [1, ...]} to broadcast over the gathered rows.
    */
-  private static Tensor nonNegative(GradRule.Call g, Tensor ids, int rank) {
-    Tensor keep = g.op("GreaterEqual", NONE, ids, g.op("ZerosLike", NONE, ids));
-    List<Integer> shape = new ArrayList<>(ids.shape().dims());
-    while (shape.size() < rank) {
-      shape.add(1);
+  private record SegmentIds(Tensor clipped, Tensor keep) {
+    static SegmentIds of(GradRule.Call g, Tensor ids, int rank) {
+      Tensor zeros = g.op("ZerosLike", NONE, ids);
+      Tensor keep = g.op("GreaterEqual", NONE, ids, zeros);
+      List<Integer> shape = new ArrayList<>(ids.shape().dims());
+      while (shape.size() < rank) {
+        shape.add(1);
+      }
+      if (shape.size() != ids.shape().rank()) {
+        keep = g.op("Reshape", Attrs.of("shape", shape), keep);
+      }
+      return new SegmentIds(g.op("Maximum", NONE, ids, zeros), keep);
     }
-    return shape.size() == ids.shape().rank()
-        ? keep
-        : g.op("Reshape", Attrs.of("shape", shape), keep);
-  }
 
-  /**
-   * The rows of {@code segments} at {@code ids}, zero where an id is negative (MindSpore's {@code
-   * _GatherDropNegatives}); {@code keep} is {@link #nonNegative}.
-   */
-  private static Tensor gatherDropNegatives(
-      GradRule.Call g, Tensor segments, Tensor ids, Tensor keep) {
-    Tensor clipped = g.op("Maximum", NONE, ids, g.op("ZerosLike", NONE, ids));
-    Tensor rows = g.op("Gather", Attrs.of("axis", 0), segments, clipped);
-    return g.op("Select", NONE, keep, rows, g.op("ZerosLike", NONE, rows));
+    /**
+     * The rows of {@code segments} at the ids, zero where an id is negative (MindSpore's {@code
+     * _GatherDropNegatives}).
+     */
+    Tensor rows(GradRule.Call g, Tensor segments) {
+      Tensor rows = g.op("Gather", Attrs.of("axis", 0), segments, clipped);
+      return g.op("Select", NONE, keep, rows, g.op("ZerosLike", NONE, rows));
+    }
   }
 
   private static Tensor[] segmentSumGrad(GradRule.Call g) {
     Tensor ids = g.in(1);
-    Tensor keep = nonNegative(g, ids, g.in(0).shape().rank());
-    return new Tensor[] {gatherDropNegatives(g, g.dout(0), ids, keep), null};
+    return new Tensor[] {SegmentIds.of(g, ids, g.in(0).shape().rank()).rows(g, g.dout(0)), null};
   }
 
   /**
@@ -428,10 +430,10 @@ final class IndexOps {
   private static Tensor[] segmentMinMaxGrad(GradRule.Call g) {
     Tensor x = g.in(0);
     Tensor ids = g.in(1);
-    Tensor keep = nonNegative(g, ids, x.shape().rank());
-    Tensor extreme = gatherDropNegatives(g, g.out(0), ids, keep);
+    SegmentIds at = SegmentIds.of(g, ids, x.shape().rank());
+    Tensor extreme = at.rows(g, g.out(0));
     Tensor equal = g.op("Equal", NONE, x, extreme);
-    Tensor selected = g.op("Select", NONE, keep, equal, g.op("ZerosLike", NONE, equal));
+    Tensor selected = g.op("Select", NONE, at.keep(), equal, g.op("ZerosLike", NONE, equal));
     Attrs num = Attrs.of("num_segments", g.attrs().integer("num_segments"));
     Tensor counts =
         g.op(
@@ -440,7 +442,7 @@ final class IndexOps {
             g.op("Cast", Attrs.of("dtype", g.dout(0).dtype().name()), selected),
             ids);
     Tensor share = g.op("RealDiv", NONE, g.dout(0), counts);
-    Tensor rows = gatherDropNegatives(g, share, ids, keep);
+    Tensor rows = at.rows(g, share);
     return new Tensor[] {g.op("Select", NONE, selected, rows, g.op("ZerosLike", NONE, rows)), null};
   }
 
@@ -452,7 +454,7 @@ final class IndexOps {
     Tensor x = g.in(0);
     Tensor ids = g.in(1);
     Attrs num = Attrs.of("num_segments", g.attrs().integer("num_segments"));
-    Tensor keep = nonNegative(g, ids, x.shape().rank());
+    SegmentIds at = SegmentIds.of(g, ids, x.shape().rank());
     Tensor zeros = g.op("ZerosLike", NONE, x);
     Tensor isZero = g.op("Equal", NONE, x, zeros);
     Tensor zeroCount =
@@ -471,15 +473,10 @@ final class IndexOps {
             g.dout(0));
     Tensor nonZero = g.op("Select", NONE, isZero, g.op("OnesLike", NONE, x), x);
     Tensor nonZeroProd = g.op("UnsortedSegmentProd", num, nonZero, ids);
-    Tensor prod = gatherDropNegatives(g, g.out(0), ids, keep);
+    Tensor prod = at.rows(g, g.out(0));
     Tensor others =
-        g.op(
-            "Select",
-            NONE,
-            isZero,
-            gatherDropNegatives(g, nonZeroProd, ids, keep),
-            g.op("RealDiv", NONE, prod, x));
-    Tensor rows = gatherDropNegatives(g, douts, ids, keep);
+        g.op("Select", NONE, isZero, at.rows(g, nonZeroProd), g.op("RealDiv", NONE, prod, x));
+    Tensor rows = at.rows(g, douts);
     return new Tensor[] {g.op("Mul", NONE, rows, others), null};
   }
 
