@@ -34,7 +34,8 @@ public final class IndexRules {
   public static ShardingRule gather() {
     return ShardingRule.of(IndexRules::gather)
         .checking(IndexRules::gatherCheck)
-        .localizing(IndexRules::gatherOffset);
+        .localizing(IndexRules::gatherOffset)
+        .checkingOut(OutStrategy::gather);
   }
 
   /** GatherGrad: the table-shaped gradient of Gather, its {@code shape} the rank's slice. */

@@ -75,7 +75,8 @@ final class Interpreter {
     }
     List<TensorLayout> outLayouts = new ArrayList<>();
     List<Optional<Partial>> partials = new ArrayList<>();
-    boolean scatter = OutStrategy.check(op, spec, strategy, outStrategy, splits, outShapes, n);
+    boolean scatter =
+        rule.outCheck().scatter(op, spec, strategy, outStrategy, splits, outShapes, n);
     for (int o = 0; o < outShapes.size(); o++) {
       List<Integer> axes = new ArrayList<>();
       PartialOp reduceOp = null;

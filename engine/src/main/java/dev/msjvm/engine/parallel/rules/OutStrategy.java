@@ -17,7 +17,10 @@ import java.util.Map;
 final class OutStrategy {
   private OutStrategy() {}
 
-  /** Validates {@code out}; true when output 0 is completed by a ReduceScatter. */
+  /**
+   * The rules' default out_strategy check (MatMul's where the spec allows a ReduceScatter, a
+   * refusal elsewhere): validates {@code out}; true when output 0 is completed by a ReduceScatter.
+   */
   static boolean check(
       String op,
       EinsumSpec spec,
@@ -26,9 +29,6 @@ final class OutStrategy {
       Map<Character, Integer> splits,
       List<Shape> outShapes,
       int n) {
-    if (op.equals("Gather") || op.equals("SparseGatherV2")) {
-      return gather(op, spec, in, out, outShapes, n);
-    }
     if (out == null) {
       return false;
     }
@@ -83,11 +83,12 @@ final class OutStrategy {
    * Without one, SHARD_AXIS_0 reduce-scatters when the indices' dim 0 divides by the axis's split
    * (ShardAxisImpl::SetAttribute); the modes that split the indices too all-reduce.
    */
-  private static boolean gather(
+  static boolean gather(
       String op,
       EinsumSpec spec,
       List<List<Integer>> in,
       List<List<Integer>> out,
+      Map<Character, Integer> splits,
       List<Shape> outShapes,
       int n) {
     List<Integer> p = in.get(0);

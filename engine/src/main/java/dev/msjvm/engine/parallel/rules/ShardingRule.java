@@ -25,7 +25,8 @@ import java.util.List;
  * s.partial(0);       // AllReduce(SUM over axes [1])
  * }</pre>
  */
-public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalizer localizer) {
+public record ShardingRule(
+    String name, SpecFn spec, Checker check, AttrLocalizer localizer, OutChecker outCheck) {
 
   /** The op's spec for one call. */
   @FunctionalInterface
@@ -51,6 +52,22 @@ public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalize
     Checker NONE = (attrs, spec, strategy, shapes, n) -> null;
   }
 
+  /**
+   * The out_strategy check (MindSpore's {@code CheckOutputStrategy}): validates {@code out} (null:
+   * none given) and says whether output 0 is completed by a ReduceScatter.
+   */
+  @FunctionalInterface
+  public interface OutChecker {
+    boolean scatter(
+        String op,
+        EinsumSpec spec,
+        List<List<Integer>> in,
+        List<List<Integer>> out,
+        java.util.Map<Character, Integer> splits,
+        List<Shape> outShapes,
+        int deviceCount);
+  }
+
   /** The attributes a rank's kernel gets when it runs on its slices. */
   @FunctionalInterface
   public interface AttrLocalizer {
@@ -63,24 +80,30 @@ public record ShardingRule(String name, SpecFn spec, Checker check, AttrLocalize
     java.util.Objects.requireNonNull(spec);
     java.util.Objects.requireNonNull(check);
     java.util.Objects.requireNonNull(localizer);
+    java.util.Objects.requireNonNull(outCheck);
   }
 
   /** A rule not yet bound to an operator, with no extra check and unchanged attributes. */
   public static ShardingRule of(SpecFn spec) {
-    return new ShardingRule(null, spec, Checker.NONE, AttrLocalizer.SAME);
+    return new ShardingRule(null, spec, Checker.NONE, AttrLocalizer.SAME, OutStrategy::check);
   }
 
   /** This rule, as operator {@code op}'s. */
   public ShardingRule named(String op) {
-    return new ShardingRule(op, spec, check, localizer);
+    return new ShardingRule(op, spec, check, localizer, outCheck);
   }
 
   public ShardingRule checking(Checker checker) {
-    return new ShardingRule(name, spec, checker, localizer);
+    return new ShardingRule(name, spec, checker, localizer, outCheck);
   }
 
   public ShardingRule localizing(AttrLocalizer local) {
-    return new ShardingRule(name, spec, check, local);
+    return new ShardingRule(name, spec, check, local, outCheck);
+  }
+
+  /** This rule with its own out_strategy check (Gather's). */
+  public ShardingRule checkingOut(OutChecker checker) {
+    return new ShardingRule(name, spec, check, localizer, checker);
   }
 
   /**
