@@ -835,35 +835,18 @@ public final class Host {
   }
 
   /**
-   * {@code merge_pipeline_strategys}: the stages' strategy files {@code sources} as one at {@code
-   * target}.
+   * MindSpore's {@code _transform_tensor_by_layout(from_layout, to_layout, device_list, rank_id)}
+   * (its checkpoint transform's planner): the ops {@code rank} runs to turn its slice under {@code
+   * from} into its slice under {@code to}, each as {@code [name, args]} of MindSpore's tuples.
    */
-  public void mergeStrategyFiles(List<String> sources, String target) {
-    StrategyFile.mergeStages(
-        sources.stream().map(files::read).toList(),
-        files.write(target),
-        dev.msjvm.engine.ReadLimit.fromSystemProperty());
-  }
-
-  /**
-   * The parameter layouts of a strategy file ({@code build_searched_strategy}): per parameter name
-   * {@code [dev_matrix, tensor_map, tensor_shape, [field, opt_weight_shard_step,
-   * opt_weight_shard_size]]}, in name order.
-   */
-  public Map<String, List<List<Integer>>> strategyFileLayouts(String path) {
-    Map<String, List<List<Integer>>> out = new java.util.LinkedHashMap<>();
-    StrategyFile.read(files.read(path))
-        .layouts()
-        .forEach(
-            (name, l) ->
-                out.put(
-                    name,
-                    List.of(
-                        l.devMatrix(),
-                        l.tensorMap(),
-                        l.tensorShape(),
-                        List.of(l.field(), l.optWeightShardStep(), l.optWeightShardSize()))));
-    return out;
+  public List<List<Object>> transformTensorByLayout(
+      List<List<Integer>> from, List<List<Integer>> to, List<Integer> deviceList, int rank) {
+    return dev.msjvm.engine.parallel.TensorRedistribution.transformTensorByLayout(
+            from, to, deviceList, rank)
+        .ops()
+        .stream()
+        .<List<Object>>map(op -> List.of(op.name(), op.args()))
+        .toList();
   }
 
   /** A declared tensor map as MindSpore reports it: one axis as an int, several as a list. */

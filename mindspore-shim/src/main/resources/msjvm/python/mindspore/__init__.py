@@ -26,8 +26,8 @@ from mindspore.train import *  # noqa: F401,F403  (MindSpore exports mindspore.t
 from mindspore.train import __all__ as _train_all
 from mindspore.parallel import (build_searched_strategy, load_distributed_checkpoint, load_segmented_checkpoints,
                                 merge_pipeline_strategys, merge_sliced_parameter, rank_list_for_transform,
-                                sync_pipeline_shared_parameters, transform_checkpoint_by_rank, transform_checkpoints,
-                                unified_safetensors)
+                                restore_group_info_list, sync_pipeline_shared_parameters,
+                                transform_checkpoint_by_rank, transform_checkpoints, unified_safetensors)
 from mindspore import amp
 from mindspore.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from mindspore.common.lazy_inline import lazy_inline
@@ -49,4 +49,4 @@ __all__ += ["shard"]
 __all__ += ["build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
             "transform_checkpoint_by_rank", "transform_checkpoints", "merge_pipeline_strategys",
             "load_distributed_checkpoint", "load_segmented_checkpoints", "unified_safetensors",
-            "sync_pipeline_shared_parameters"]
+            "sync_pipeline_shared_parameters", "restore_group_info_list"]

@@ -138,6 +138,12 @@ def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
     return arg_value
 
 
+def check_isinstance(arg_name, arg_value, classes):
+    if not isinstance(arg_value, classes):
+        raise ValueError(f"The parameter '{arg_name}' must be isinstance of {classes}, but got {arg_value}.")
+    return arg_value
+
+
 def args_type_check(*type_args, **type_kwargs):
     """Decorator: every named argument that is not None must be an instance of its type."""
 

@@ -18,8 +18,18 @@ public sealed interface RedistributionOp {
   /** Reinterprets the local slice with another shape of the same size. */
   record Reshape(Shape shape) implements RedistributionOp {
     @Override
+    public String name() {
+      return "Reshape";
+    }
+
+    @Override
+    public List<Integer> args() {
+      return shape.dims();
+    }
+
+    @Override
     public String toString() {
-      return "('Reshape', " + shape + ")";
+      return format();
     }
   }
 
@@ -33,11 +43,21 @@ public sealed interface RedistributionOp {
     }
 
     @Override
-    public String toString() {
+    public String name() {
+      return "StridedSlice";
+    }
+
+    @Override
+    public List<Integer> args() {
       List<Integer> all = new ArrayList<>(begin);
       all.addAll(end);
       all.addAll(strides);
-      return "('StridedSlice', " + all + ")";
+      return all;
+    }
+
+    @Override
+    public String toString() {
+      return format();
     }
   }
 
@@ -50,10 +70,20 @@ public sealed interface RedistributionOp {
     }
 
     @Override
-    public String toString() {
+    public String name() {
+      return "AllConcat";
+    }
+
+    @Override
+    public List<Integer> args() {
       List<Integer> all = new ArrayList<>(ranks);
       all.add(axis);
-      return "('AllConcat', " + all + ")";
+      return all;
+    }
+
+    @Override
+    public String toString() {
+      return format();
     }
   }
 
@@ -68,12 +98,33 @@ public sealed interface RedistributionOp {
     }
 
     @Override
-    public String toString() {
+    public String name() {
+      return "AlltoAll";
+    }
+
+    @Override
+    public List<Integer> args() {
       List<Integer> all = new ArrayList<>(ranks);
       all.add(splitDim);
       all.add(concatDim);
-      return "('AlltoAll', " + all + ")";
+      return all;
     }
+
+    @Override
+    public String toString() {
+      return format();
+    }
+  }
+
+  /** MindSpore's name of the op ({@code 'Reshape'}, {@code 'StridedSlice'}, ...). */
+  String name();
+
+  /** MindSpore's argument list of the op (see the class comment). */
+  List<Integer> args();
+
+  /** MindSpore's tuple form, {@code ('<name>', [args...])}. */
+  default String format() {
+    return "('" + name() + "', " + args() + ")";
   }
 
   /** The local shape after this op, given the shape before it. */

@@ -203,47 +203,6 @@ public final class StrategyFile {
     }
   }
 
-  /**
-   * MindSpore's {@code merge_pipeline_strategys}: the strategy files of a pipeline's stages (each
-   * rank saves its own stage's, all protobuf or all JSON) as one file of the same format at {@code
-   * target}. A file's stage is that of its first operator strategy; its layouts are renamed {@code
-   * "<stage>-<name>"}; a later file of a stage already merged, and a protobuf file byte-identical
-   * to an earlier one, are skipped; {@code current_stage} is 1. A file without strategies or
-   * layouts is MindSpore's {@code ValueError: The strategy file ... is empty}.
-   */
-  public static void mergeStages(List<Path> files, Path target, ReadLimit limit) {
-    boolean json = !files.isEmpty() && isJson(files.get(0));
-    Map<String, StrategyEntry> strategies = new LinkedHashMap<>();
-    Map<String, LayoutEntry> layouts = new LinkedHashMap<>();
-    java.util.Set<Integer> merged = new java.util.HashSet<>();
-    java.util.Set<java.nio.ByteBuffer> seen = new java.util.HashSet<>();
-    for (Path file : files) {
-      Contents c;
-      try {
-        byte[] bytes = readAllBytes(file, limit);
-        if (!isJson(file) && !seen.add(java.nio.ByteBuffer.wrap(bytes))) {
-          continue;
-        }
-        c = isJson(file) ? fromJson(bytes) : fromProtobuf(bytes);
-      } catch (IOException e) {
-        throw MsException.typeError(
-            "The strategy file type should be one of json or protobuf. When the file name "
-                + "extension is not '.json', the file is considered as a protobuf file.");
-      }
-      if (c.strategies().isEmpty() || c.layouts().isEmpty()) {
-        throw MsException.valueError("The strategy file " + file + " is empty");
-      }
-      int stage = c.strategies().values().iterator().next().stage();
-      if (!merged.add(stage)) {
-        continue;
-      }
-      strategies.putAll(c.strategies());
-      c.layouts().forEach((name, l) -> layouts.put(stage + "-" + name, l));
-    }
-    Contents all = new Contents(1, strategies, layouts);
-    writeAtomically(target, json ? toJson(all) : toProtobuf(all));
-  }
-
   /** The bytes of {@code path}, its size checked against {@code limit} first. */
   private static byte[] readAllBytes(Path path, ReadLimit limit) throws IOException {
     long size = Files.size(path);

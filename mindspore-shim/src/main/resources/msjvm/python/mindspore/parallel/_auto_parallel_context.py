@@ -11,6 +11,7 @@ import os
 from mindspore import _checkparam as Validator
 from mindspore import log as logger
 from mindspore._checkparam import args_type_check
+from mindspore._dirs import makedirs
 from mindspore._host import session
 
 _MAX_GROUP_NAME_LEN = 127
@@ -616,7 +617,7 @@ def _warn_search_mode_alias():
 def _make_parent_dir(path):
     dir_path = os.path.dirname(path)
     if dir_path and not os.path.exists(dir_path):
-        os.makedirs(dir_path, mode=0o700, exist_ok=True)
+        makedirs(dir_path, 0o700)
 
 
 def _is_layout(value):

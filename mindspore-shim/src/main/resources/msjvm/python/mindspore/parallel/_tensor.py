@@ -34,6 +34,23 @@ def _get_tensor_strategy(dev_mat, tensor_map):
     return strategy
 
 
+def _extract_layout_item(layout_item):
+    """(dev_matrix, tensor_map, opt_weight_shard_step, opt_weight_shard_size) of a list-form layout
+    (``_parallel_serialization._convert_to_list``); a shard size of -1 is the devices the tensor's
+    split leaves over."""
+    dev_matrix, tensor_map, opt_shard_step, opt_shard_size = layout_item[0], layout_item[1], layout_item[4], \
+        layout_item[5]
+    if opt_shard_size == -1:
+        split = 1
+        for count in _get_tensor_strategy(dev_matrix, tensor_map):
+            split *= count
+        devices = 1
+        for count in dev_matrix:
+            devices *= count
+        opt_shard_size = devices // split
+    return dev_matrix, tensor_map, opt_shard_step, opt_shard_size
+
+
 def _rank_to_coordinate(rank_index, device_arrangement):
     """The coordinate of ``rank_index`` in the device matrix, row-major (a float array)."""
     axes = len(device_arrangement)
@@ -241,3 +258,217 @@ def _load_tensor_shape_by_layout(tensor, layout, rank_id):
     if group:
         shape[0] //= get_group_size(group)
     return shape
+
+
+# -- MindSpore's checkpoint-transform planning: layouts brought to one device count (and the
+# optimizer shard made a tensor dimension of its own), the ops a rank runs between two layouts
+# (the engine's port of its tensor redistribution, TensorRedistribution.transformTensorByLayout),
+# and the ranks whose slices those ops read.
+
+def _transform_tensor_by_layout(from_layout, to_layout, device_list, rank_id, enable_redist_opt=False):
+    """The ops rank ``rank_id`` runs to turn its slice under ``from_layout`` into its slice under
+    ``to_layout`` (each ``(dev_matrix, tensor_map, full_shape)``): ``('Reshape', shape)``,
+    ``('StridedSlice', begin + end + strides)``, ``('AllConcat', ranks + [axis])``."""
+    del enable_redist_opt  # MindSpore's checkpoint transform plans without AllToAll either way
+    if not isinstance(from_layout, tuple) or not isinstance(to_layout, tuple):
+        raise TypeError("The layout should be tuple! layout is {} and {}".format(from_layout, to_layout))
+    from mindspore._host import host  # pylint: disable=import-outside-toplevel
+
+    def ints(layout):
+        return [[int(v) for v in part] for part in layout]
+
+    ops = host().transformTensorByLayout(ints(from_layout), ints(to_layout), [int(d) for d in device_list],
+                                         int(rank_id))
+    return [(str(op[0]), [int(v) for v in op[1]]) for op in ops]
+
+
+def _product(values):
+    count = 1
+    for v in values:
+        count *= int(v)
+    return count
+
+
+def _construct_from_to_tensor_layout(from_full_tensor_shape, from_dev_matrix, from_tensor_map, to_full_tensor_shape,
+                                     to_dev_matrix, to_tensor_map, param_name=''):
+    """(from_layout, to_layout) on one device count: the smaller device matrix gets a leading axis
+    of the ratio."""
+    from_full_tensor_shape, to_full_tensor_shape = list(from_full_tensor_shape), list(to_full_tensor_shape)
+    from_dev_matrix, from_tensor_map = list(from_dev_matrix), list(from_tensor_map)
+    to_dev_matrix, to_tensor_map = list(to_dev_matrix), list(to_tensor_map)
+    if len(from_full_tensor_shape) != len(from_tensor_map) or len(to_full_tensor_shape) != len(to_tensor_map):
+        raise ValueError(
+            f"For param '{param_name}', the tensor map dimensions must match the tensor shape dimensions.\n"
+            f"Should be:\n"
+            f"  - len(tensor_map) == len(tensor_shape)\n"
+            f"But got:\n"
+            f"  from_full_tensor_shape = {from_full_tensor_shape}\n"
+            f"  from_dev_matrix        = {from_dev_matrix}\n"
+            f"  from_tensor_map        = {from_tensor_map}\n"
+            f"  to_full_tensor_shape   = {to_full_tensor_shape}\n"
+            f"  to_dev_matrix          = {to_dev_matrix}\n"
+            f"  to_tensor_map          = {to_tensor_map}\n"
+            f"Please check your strategy file.")
+    from_devices, to_devices = _product(from_dev_matrix), _product(to_dev_matrix)
+    if from_devices != to_devices:
+        small, large = min(from_devices, to_devices), max(from_devices, to_devices)
+        if large % small != 0:
+            raise ValueError("Cannot transform device_num from {} to {}".format(from_devices, to_devices))
+        (to_dev_matrix if from_devices > to_devices else from_dev_matrix).insert(0, large // small)
+    return (from_dev_matrix, from_tensor_map, from_full_tensor_shape), \
+        (to_dev_matrix, to_tensor_map, to_full_tensor_shape)
+
+
+def _expand_layout(dev_matrix, tensor_map, tensor_shape):
+    """A tensor map with dimensions split over several axes made flat: each such dimension becomes
+    one dimension per axis (the outer ones sized by their axis)."""
+    new_map, new_shape = [], []
+    for index, dim in enumerate(tensor_map):
+        if not isinstance(dim, (tuple, list)):
+            new_map.append(dim)
+            new_shape.append(tensor_shape[index])
+            continue
+        outer = 1
+        for axis in dim[:-1]:
+            size = dev_matrix[len(dev_matrix) - 1 - axis]
+            new_map.append(axis)
+            new_shape.append(size)
+            outer *= size
+        new_map.append(dim[-1])
+        new_shape.append(tensor_shape[index] // outer)
+    return dev_matrix, new_map, new_shape
+
+
+def _repeated_axes(dev_matrix, flat_tensor_map):
+    used = {len(dev_matrix) - 1 - dim for dim in flat_tensor_map if dim != -1}
+    return [index for index, size in enumerate(dev_matrix) if index not in used and size > 1]
+
+
+def _construct_tensor_layout_for_opt_shard_by_layout(dev_matrix, tensor_map, opt_shard_step, opt_shard_size,
+                                                     origin_full_tensor_shape):
+    """The optimizer shard of a Layout-strategy parameter as a tensor dimension of its own."""
+    if opt_shard_step == 0 or opt_shard_size == 0:
+        return dev_matrix, tensor_map, list(origin_full_tensor_shape)
+    strategy = _get_tensor_strategy(dev_matrix, tensor_map)
+    _, flat_map, _ = _expand_layout(dev_matrix, tensor_map, origin_full_tensor_shape)
+    repeated = _repeated_axes(dev_matrix, flat_map)
+    if not repeated:
+        raise ValueError("The device_matrix {} and tensor_map {} cannot sharding opt_shard".format(dev_matrix,
+                                                                                                  tensor_map))
+    return _construct_tensor_layout_helper(dev_matrix, tensor_map, opt_shard_size, origin_full_tensor_shape,
+                                           strategy, repeated)
+
+
+def _construct_tensor_layout_helper(dev_matrix, tensor_map, opt_shard_size, origin_full_tensor_shape,
+                                    tensor_strategy, repeated_dim):
+    """Takes the optimizer shard from the repeated device axes, innermost first (an axis larger
+    than what is left is split in two), and makes dimension 0 of the tensor [its model-parallel
+    split, one dimension per shard axis, the rest]."""
+    new_dev = list(dev_matrix)
+    axis_map = list(range(len(dev_matrix)))
+    shard_axes = []
+    left = opt_shard_size if opt_shard_size != -1 else _product(dev_matrix[i] for i in repeated_dim)
+    for dim in reversed(repeated_dim):
+        size = dev_matrix[dim]
+        if left // size == 0:
+            if size % left != 0:
+                raise ValueError("dev_matrix value {} at dim {} cannot be divided by needed opt sharding "
+                                 "size {}".format(dev_matrix[dim], len(dev_matrix) - dim - 1, left))
+            size = left
+            new_dev[dim] = dev_matrix[dim] // size
+            new_dev.insert(dim + 1, size)
+            for i in range(len(dev_matrix) - dim - 1, len(dev_matrix)):
+                axis_map[i] += 1
+        if left % size != 0:
+            raise ValueError("Remained opt_shard_size {} cannot be divided by current sharding size {}, "
+                             "the repeat dim is {} with dev_matrix value {}".format(left, size,
+                                                                                   len(dev_matrix) - dim - 1,
+                                                                                   dev_matrix[dim]))
+        left //= size
+        shard_axes.insert(0, dim)
+        if left == 1:
+            break
+    new_map = copy.deepcopy(list(tensor_map))
+    if len(new_dev) != len(dev_matrix):
+        shard_axes = [d + 1 for d in shard_axes]
+        for index, item in enumerate(new_map):
+            if isinstance(item, (tuple, list)):
+                new_map[index] = [axis_map[x] if x >= 0 else x for x in item]
+            elif item >= 0:
+                new_map[index] = axis_map[item]
+    new_shape = list(origin_full_tensor_shape)
+    new_shape[0] = tensor_strategy[0]
+    unsplit = origin_full_tensor_shape[0] // tensor_strategy[0]
+    outer = 1
+    for i in range(len(shard_axes) - 1):
+        new_shape.insert(i + 1, new_dev[shard_axes[i]])
+        outer *= new_dev[shard_axes[i]]
+    new_shape.insert(len(shard_axes), unsplit // outer)
+    for index, axis in enumerate(shard_axes):
+        new_map.insert(index + 1, len(new_dev) - axis - 1)
+    return list(new_dev), new_map, new_shape
+
+
+def _construct_tensor_layout_for_opt_shard(dev_matrix, tensor_map, opt_shard_step, opt_shard_size,
+                                           origin_full_tensor_shape):
+    """(dev_matrix, tensor_map, full_shape) with the optimizer shard of dimension 0 as a tensor
+    dimension of its own (and Layout tensor maps made flat); unchanged without optimizer shard."""
+    if any(isinstance(dim, (list, tuple)) for dim in tensor_map):
+        return _expand_layout(*_construct_tensor_layout_for_opt_shard_by_layout(
+            dev_matrix, tensor_map, opt_shard_step, opt_shard_size, origin_full_tensor_shape))
+    if opt_shard_step == 0 or opt_shard_size == 0:
+        return dev_matrix, tensor_map, list(origin_full_tensor_shape)
+    strategy = _get_tensor_strategy(dev_matrix, tensor_map)
+    repeated = _repeated_axes(dev_matrix, tensor_map)
+    if not repeated:
+        raise ValueError("The device_matrix {} and tensor_map {} cannot sharding opt_shard".format(dev_matrix,
+                                                                                                  tensor_map))
+    inner = _product(dev_matrix[repeated[0] + 1:])
+    if len(repeated) == 1 and inner != opt_shard_step:
+        raise ValueError("The optimizer sharding step {} is not equal to the model parallel sharding size {}."
+                         .format(opt_shard_step, inner))
+    unsplit = origin_full_tensor_shape[0] // strategy[0]
+    if 1 < len(repeated) < len(dev_matrix) or repeated[0] > 0:
+        return _construct_tensor_layout_helper(dev_matrix, tensor_map, opt_shard_size, origin_full_tensor_shape,
+                                               strategy, repeated)
+    full_shape = list(origin_full_tensor_shape)
+    full_shape[0] = strategy[0]
+    full_shape.insert(1, unsplit)
+    new_map = [-1 if count == 1 else len(strategy) - 1 - index for index, count in enumerate(strategy)]
+    new_map.insert(1, len(strategy))
+    new_dev = list(strategy)
+    new_dev.insert(0, opt_shard_size)
+    repeat = _product(dev_matrix) // (opt_shard_step * opt_shard_size)
+    if repeat > 1:
+        new_dev.insert(0, repeat)
+    return new_dev, new_map, full_shape
+
+
+def _get_needed_rank_list_by_layouts(from_tensor_layout, to_tensor_layout, device_list, self_rank):
+    """The ranks (sorted) whose slices rank ``self_rank``'s redistribution reads."""
+    return sorted(_get_needed_rank_transform_operator_map_by_layouts(from_tensor_layout, to_tensor_layout,
+                                                                     device_list, self_rank))
+
+
+def _get_needed_rank_transform_operator_map_by_layouts(from_tensor_layout, to_tensor_layout, device_list, self_rank,
+                                                       enable_redist_opt=False):
+    """{rank: its ops} of ``self_rank`` and every rank it reads from: the members of each of its
+    AllConcats, then, for each member, the members of its AllConcats of earlier levels."""
+    def plan(rank):
+        return _transform_tensor_by_layout(from_tensor_layout, to_tensor_layout, device_list, rank,
+                                           enable_redist_opt)
+
+    def concat_groups(ops, below=None):
+        groups = [op[1][:-1] for op in ops if op[0] == "AllConcat"]
+        return list(enumerate(groups if below is None else groups[:below]))
+
+    result = {self_rank: plan(self_rank)}
+    pending = concat_groups(result[self_rank])
+    while pending:
+        level, group = pending.pop()
+        for rank in group:
+            if rank not in result:
+                result[rank] = plan(rank)
+                for entry in concat_groups(result[rank], level):
+                    pending.insert(0, entry)
+    return result

@@ -15,70 +15,42 @@ directory. Safetensors sources: ``transform_checkpoints`` of ``.safetensors`` fi
 """
 import os
 
+from mindspore._dirs import makedirs
 from mindspore._host import host
 from mindspore.common import dtype as mstype
 from mindspore.common.parameter import Parameter
 from mindspore.common.tensor import Tensor
+from mindspore.parallel._parallel_serialization import (_build_searched_strategy, _check_checkpoint_file,
+                                                        _check_predict_strategy, _extract_src_dst_layout_map,
+                                                        _make_dir, _merge_json_strategy, _merge_protobuf_strategy,
+                                                        _product, _rank_list_for_transform_parallel_checkpoint,
+                                                        _restore_group_info_list, _tensor_map_of)
 from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _join_slices, _np,
                                         _reshape_param_data, _reshape_param_data_with_weight)
 
 __all__ = ["build_searched_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
-           "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform",
+           "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform", "restore_group_info_list",
            "sync_pipeline_shared_parameters", "transform_checkpoint_by_rank", "transform_checkpoints",
            "unified_safetensors"]
 
 
-class _Dims:
-    """A repeated-int protobuf message of node_strategy.proto (DevMatrix, TensorMap, ...): ``.dim``."""
-
-    def __init__(self, dims):
-        self.dim = list(dims)
-
-    def __repr__(self):
-        return "dim: " + str(self.dim)
-
-
-class ParallelLayouts:
-    """One parameter's layout as MindSpore's ``node_strategy_pb2.ParallelLayouts`` exposes it:
-    repeated ``dev_matrix``, ``tensor_map``, ``param_split_shape``, ``indices_offset`` (each with
-    ``.dim``), and ``field``, ``opt_weight_shard_step``, ``opt_weight_shard_size``."""
-
-    def __init__(self, dev_matrix, tensor_map, field=0, opt_weight_shard_step=0, opt_weight_shard_size=0,
-                 param_split_shape=(), indices_offset=()):
-        self.dev_matrix = [_Dims(dev_matrix)]
-        self.tensor_map = [_Dims(tensor_map)]
-        self.param_split_shape = [_Dims(param_split_shape)]
-        self.indices_offset = [_Dims(indices_offset)]
-        self.field = field
-        self.opt_weight_shard_step = opt_weight_shard_step
-        self.opt_weight_shard_size = opt_weight_shard_size
-
-
 def build_searched_strategy(strategy_filename):
-    """{parameter name: ParallelLayouts} of a strategy file; None for None."""
-    if strategy_filename is None:
-        return strategy_filename
-    if not isinstance(strategy_filename, str):
-        raise TypeError(f"For 'build_searched_strategy', the argument 'strategy_filename' should be string, "
-                        f"but got {type(strategy_filename)}.")
-    if not os.path.isfile(strategy_filename):
-        raise ValueError(f"For 'build_searched_strategy', no such strategy file: {strategy_filename}. "
-                         f"Please check whether the 'strategy_filename' exists.")
-    if os.path.getsize(strategy_filename) == 0:
-        raise ValueError(f"For 'build_searched_strategy', the strategy file {strategy_filename} should not "
-                         f"be empty. Please check whether the 'strategy_filename' is correct.")
-    try:
-        layouts = host().strategyFileLayouts(strategy_filename)
-    except ValueError as e:
-        if strategy_filename.endswith(".json"):
-            raise
-        raise TypeError("The strategy file type should be one of json or protobuf. "
-                        "When the file name extension is not '.json', "
-                        "the file is considered as a protobuf file.") from e
-    strategy = {}
-    for name, (dev_matrix, tensor_map, _, extra) in layouts.items():
-        strategy[name] = ParallelLayouts(dev_matrix, tensor_map, *extra)
-    return strategy
+    """{parameter name: ``node_strategy_pb2.ParallelLayouts``} of a strategy file (protobuf, or JSON
+    by its ``.json`` name); None for None."""
+    return _build_searched_strategy(strategy_filename)
+
+
+def restore_group_info_list(group_info_file_name):
+    """The ranks whose checkpoints hold what the rank that saved ``group_info_file_name`` (a
+    ``ParallelGroupMap``) holds: its ``ckpt_restore_rank_list``."""
+    if not isinstance(group_info_file_name, str):
+        raise TypeError(f"For 'restore_group_info_list', the argument 'group_info_file_name' should be str, "
+                        f"but got {type(group_info_file_name)}.")
+    if not os.path.isfile(group_info_file_name):
+        raise ValueError(f"For 'restore_group_info_list', no such group information file: {group_info_file_name}.")
+    if os.path.getsize(group_info_file_name) == 0:
+        raise ValueError("For 'restore_group_info_list', the group information file should not be empty.")
+    return _restore_group_info_list(group_info_file_name)
 
 
 def _concatenate(parts, axis=0):
@@ -188,7 +160,8 @@ def merge_sliced_parameter(sliced_parameters, strategy=None):
 # rank's slice is a box of the whole tensor (contiguous along every dimension), so a destination
 # slice is assembled by copying its overlap with each distinct source box: no whole tensor is
 # built. Parameters without a layout on either side are copied unchanged from the source rank with
-# the destination's local rank.
+# the destination's local rank. Which source files a destination rank needs is MindSpore's rank list
+# (``_needed_ranks``: the ranks its redistribution plan reads, a superset of the boxes used).
 
 class _Layout:
     """One parameter's layout: the box each local rank holds of a tensor of a given shape."""
@@ -289,10 +262,11 @@ class _Layout:
 
 
 def _stage_layouts(strategy_file):
-    """({name: {stage: _Layout}}, devices per stage, stages) of a strategy file; (None, 1, 1) for None."""
+    """({name: {stage: _Layout}}, devices per stage, stages) of a strategy file (or its built
+    {name: ParallelLayouts}); (None, 1, 1) for None."""
     if strategy_file is None:
         return None, 1, 1
-    raw = build_searched_strategy(strategy_file)
+    raw = strategy_file if isinstance(strategy_file, dict) else build_searched_strategy(strategy_file)
     if not raw:
         raise IndexError("list index out of range")
     layouts, stages, first = {}, set(), None
@@ -301,7 +275,7 @@ def _stage_layouts(strategy_file):
         if "-" in full_name:
             head, name = full_name.split("-", 1)
             stage = int(head)
-        layout = _Layout(pl.dev_matrix[0].dim, pl.tensor_map[0].dim, pl.opt_weight_shard_step,
+        layout = _Layout(pl.dev_matrix[0].dim, _tensor_map_of(pl), pl.opt_weight_shard_step,
                          pl.opt_weight_shard_size)
         if first is None:
             first = layout
@@ -326,46 +300,26 @@ def _check_strategy_dir(name, path):
             raise ValueError("The director of {}: {} is not exists.".format(name, directory))
 
 
-def _needed_ranks(rank_id, src, src_devices, dst, dst_devices):
-    """The source ranks (global, descending) rank ``rank_id``'s destination slices need, as
-    MindSpore counts them: the local ranks holding a box that overlaps one of its slices (one rank
-    per distinct box, the one with the destination's local rank first), and the destination's local
-    rank itself (the parameters without a layout are copied from it), each taken in every source
-    stage that holds one of the parameters of the destination's stage."""
-    if src is None:
+def _needed_ranks(rank_id, src_strategy, dst_strategy):
+    """MindSpore's ``rank_list_for_transform`` on built strategies ({name: ParallelLayouts}, or
+    None): the source ranks (global, descending) whose slices destination rank ``rank_id``'s
+    redistribution reads, in every source stage that holds a parameter of its stage."""
+    if src_strategy is None:
         return [0]
-    dst_stage, dst_local = divmod(rank_id, dst_devices)
-    local = {dst_local % src_devices}
-    stages = set()
-    probe = {}
-    for name, entries in src.items():
-        if dst is not None and (name not in dst or dst_stage not in dst[name]):
-            continue
-        dst_layout = _layout_for(dst.get(name) if dst is not None else None, dst_stage)
-        for stage, layout in entries.items():
-            stages.add(stage)
-            key = (layout.key(), dst_layout.key() if dst_layout else None)
-            if key not in probe:
-                # A shape every layout divides: the product of both strategies' splits, per dimension.
-                shape = layout.full_shape([max(src_devices, dst_devices)] * len(layout.tm))
-                want = dst_layout.box(shape, dst_local) if dst_layout else [(0, s) for s in shape]
-                probe[key] = _covering_ranks(layout, shape, want, dst_local % src_devices, src_devices)
-            local.update(probe[key])
-    return sorted({stage * src_devices + r for stage in stages for r in local}, reverse=True)
-
-
-def _covering_ranks(layout, shape, want, preferred, devices):
-    """Source local ranks, one per distinct box overlapping ``want`` (``preferred`` first if it
-    holds one)."""
-    chosen = {}
-    order = [preferred] + [r for r in range(devices) if r != preferred]
-    for r in order:
-        box = tuple(layout.box(shape, r))
-        if box not in chosen and all(b < we and wb < e for (b, e), (wb, we) in zip(box, want)):
-            chosen[box] = r
-    if not want:
-        return [preferred]
-    return list(chosen.values())
+    src_list, dst_list = _extract_src_dst_layout_map(rank_id, src_strategy, dst_strategy)
+    src_devices = _product(src_list.get(list(src_list.keys())[0])[0]) if src_list is not None else 1
+    dst_devices = _product(dst_list.get(list(dst_list.keys())[0])[0]) if dst_list is not None else 1
+    if not src_list:
+        raise ValueError("The src_strategy_file is empty.")
+    local_rank = rank_id % dst_devices if dst_devices > 1 else rank_id
+    local = _rank_list_for_transform_parallel_checkpoint(local_rank, src_list, dst_list)
+    result, stages = set(), set()
+    for layout in src_list.values():
+        for stage in layout[6]:
+            if stage not in stages:
+                stages.add(stage)
+                result.update(stage * src_devices + r for r in local)
+    return sorted(result, reverse=True)
 
 
 def rank_list_for_transform(rank_id, src_strategy_file=None, dst_strategy_file=None):
@@ -375,9 +329,8 @@ def rank_list_for_transform(rank_id, src_strategy_file=None, dst_strategy_file=N
         raise TypeError("The rank_id should be a int.")
     if src_strategy_file is None:
         return [0]
-    src, src_devices, _ = _stage_layouts(src_strategy_file)
-    dst, dst_devices, _ = _stage_layouts(dst_strategy_file)
-    return _needed_ranks(rank_id, src, src_devices, dst, dst_devices)
+    return _needed_ranks(rank_id, build_searched_strategy(src_strategy_file),
+                         build_searched_strategy(dst_strategy_file))
 
 
 class _Source:
@@ -623,13 +576,14 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
     real_dst = os.path.realpath(dst_checkpoints_dir)
     if os.path.isfile(real_dst):
         raise NotADirectoryError("The path({}) is a file path, it should be a directory path.".format(real_dst))
-    os.makedirs(real_dst, mode=0o700, exist_ok=True)
+    makedirs(real_dst, 0o700)
     if not isinstance(ckpt_prefix, str):
         raise TypeError("The ckpt_prefix should be a str.")
     _check_strategy_dir("src_strategy_file", src_strategy_file)
     _check_strategy_dir("dst_strategy_file", dst_strategy_file)
-    src, src_devices, _ = _stage_layouts(src_strategy_file)
-    dst, dst_devices, dst_stages = _stage_layouts(dst_strategy_file)
+    src_built, dst_built = build_searched_strategy(src_strategy_file), build_searched_strategy(dst_strategy_file)
+    src, src_devices, _ = _stage_layouts(src_built)
+    dst, dst_devices, dst_stages = _stage_layouts(dst_built)
     _check_path_safe("dst_checkpoints_dir", dst_checkpoints_dir)
     _check_path_safe("ckpt_prefix", ckpt_prefix)
     files = {}
@@ -642,7 +596,7 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
             files[int(match.group(1))] = names[-1]
     cache = {}
     for rank in range(dst_devices * dst_stages):
-        needed = _needed_ranks(rank, src, src_devices, dst, dst_devices)
+        needed = _needed_ranks(rank, src_built, dst_built)
         for n in needed:
             if n not in files:
                 raise ValueError("The checkpoint file of rank{} is needed for converting rank{}'s checkpoint, "
@@ -655,24 +609,9 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
         if src is None:
             loaded = {0: loaded[needed[0]]}
         out_dir = os.path.join(real_dst, "rank_{}".format(rank))
-        os.makedirs(out_dir, mode=0o700, exist_ok=True)
+        makedirs(out_dir, 0o700)
         outs = _transform_rank(rank, loaded, src, src_devices, dst, dst_devices)
         _save_read_only(outs, os.path.join(out_dir, "{}{}.ckpt".format(ckpt_prefix, rank)))
-
-
-def _make_dir(path, arg_name):
-    """MindSpore's ``_make_dir``: ``path`` made (owner-only) unless it is a directory already."""
-    if not isinstance(path, str):
-        raise TypeError("The {} is invalid, the type should be string.".format(arg_name))
-    if path.strip() == "":
-        raise ValueError("The {} is invalid, it should be non-blank.".format(arg_name))
-    path = os.path.realpath(path)
-    if os.path.exists(path):
-        if not os.path.isdir(path):
-            raise NotADirectoryError("The path({}) is a file path, it should be a directory path.".format(path))
-    else:
-        os.makedirs(path, mode=0o700, exist_ok=True)
-    return path
 
 
 def merge_pipeline_strategys(src_strategy_dirs, dst_strategy_file):
@@ -689,7 +628,10 @@ def merge_pipeline_strategys(src_strategy_dirs, dst_strategy_file):
     json_files = glob.glob(os.path.join(src_strategy_dirs, "*.json"))
     if protobuf and json_files:
         raise ValueError("The strategys format should be all '.ckpt' or all '.json'")
-    host().mergeStrategyFiles(protobuf or json_files, dst_strategy_file)
+    if protobuf:
+        _merge_protobuf_strategy(protobuf, dst_strategy_file)
+    else:
+        _merge_json_strategy(json_files, dst_strategy_file)
 
 
 def load_segmented_checkpoints(ckpt_file_dir, net=None, strict_load=False, filter_prefix=None,
@@ -707,42 +649,6 @@ def load_segmented_checkpoints(ckpt_file_dir, net=None, strict_load=False, filte
         parameter_dict.update(load_checkpoint(checkpoint_file, net, strict_load, filter_prefix, dec_key,
                                               dec_mode, specify_prefix, choice_func))
     return parameter_dict
-
-
-def _check_checkpoint_file(checkpoint_filenames):
-    for index, filename in enumerate(checkpoint_filenames):
-        if not isinstance(filename, str) or not os.path.exists(filename) \
-                or filename[-5:] != ".ckpt" or os.path.getsize(filename) == 0:
-            raise ValueError(f"For 'load_distributed_checkpoint', please check 'checkpoint_filenames', and "
-                             f"make sure the {filename} at index {index} is a valid checkpoint file, it must "
-                             f"be a string ending with '.ckpt', and the checkpoint file it represents must "
-                             f"be exist and not empty.")
-
-
-def _check_predict_strategy(predict_strategy):
-    def int_list(arg):
-        return isinstance(arg, list) and all(isinstance(item, int) for item in arg)
-
-    if predict_strategy is None:
-        return
-    if not isinstance(predict_strategy, dict):
-        raise ValueError(f"The parameter 'predict_strategy' must be isinstance of {dict}, "
-                         f"but got {predict_strategy}.")
-    ok = True
-    for key, value in predict_strategy.items():
-        if not isinstance(key, str) or not isinstance(value, (list, tuple)) or len(value) < 4:
-            ok = False
-        dev_matrix, tensor_map, param_split_shape, field_size = value[:4]
-        if not int_list(dev_matrix) or not int_list(tensor_map) or \
-                not (int_list(param_split_shape) or not param_split_shape) or \
-                not (isinstance(field_size, int) and field_size == 0):
-            ok = False
-    if not ok:
-        raise ValueError("For 'load_distributed_checkpoint', the argument 'predict_strategy' is dict, "
-                         "the key of it must be string, and the value of it must be list or tuple that "
-                         "the first four elements must be dev_matrix (list[int]), tensor_map (list[int]), "
-                         "param_split_shape (list[int]) and field_size (int, which value is 0)."
-                         "Please check whether 'predict_strategy' is correct.")
 
 
 def _train_strategy_file(network):
@@ -910,11 +816,12 @@ def _check_transform_safetensors(ckpt_prefix, src_strategy_file, dst_strategy_fi
     _check_strategy_dir("dst_strategy_file", dst_strategy_file)
 
 
-def _needed_groups(src, src_devices, dst, dst_devices, dst_stages, files):
-    """{needed source ranks: [destination ranks]}, every needed file present."""
+def _needed_groups(src_built, dst_built, dst_ranks, files):
+    """{needed source ranks: [destination ranks]} of destination ranks 0..``dst_ranks``-1, every
+    needed file present."""
     groups = {}
-    for rank in range(dst_devices * dst_stages):
-        groups.setdefault(tuple(_needed_ranks(rank, src, src_devices, dst, dst_devices)), []).append(rank)
+    for rank in range(dst_ranks):
+        groups.setdefault(tuple(_needed_ranks(rank, src_built, dst_built)), []).append(rank)
     for needed, ranks in groups.items():
         for n in needed:
             if n not in files:
@@ -936,9 +843,10 @@ def _transform_safetensors(src_dir, dst_dir, ckpt_prefix, src_strategy_file=None
                          f"'safetensors' or 'ckpt', but got {output_format}.")
     real_dst = _make_dir(dst_dir, "path")
     files = _collect_files(src_dir)
-    src, src_devices, _ = _stage_layouts(src_strategy_file)
-    dst, dst_devices, dst_stages = _stage_layouts(dst_strategy_file)
-    groups = _needed_groups(src, src_devices, dst, dst_devices, dst_stages, files)
+    src_built, dst_built = build_searched_strategy(src_strategy_file), build_searched_strategy(dst_strategy_file)
+    src, src_devices, _ = _stage_layouts(src_built)
+    dst, dst_devices, dst_stages = _stage_layouts(dst_built)
+    groups = _needed_groups(src_built, dst_built, dst_devices * dst_stages, files)
     if process_num > len(groups):
         logger.warning("The value of process_num cannot be greater than that of needed_rank_list_map.")
     for needed, ranks in groups.items():
@@ -986,8 +894,9 @@ def unified_safetensors(src_dir, src_strategy_file, dst_dir, merge_with_redundan
     if files and _collect_files(src_dir, "ckpt"):
         raise ValueError("For 'unified_safetensors', the 'src_dir' cannot contain "
                          "both ckpt file and safetensors file simultaneously")
-    src, src_devices, _ = _stage_layouts(src_strategy_file)
-    _needed_groups(src, src_devices, None, 1, 1, files)
+    src_built = build_searched_strategy(src_strategy_file)
+    src, src_devices, _ = _stage_layouts(src_built)
+    _needed_groups(src_built, None, 1, files)
     shapes, sources = {}, {rank: _Source(path) for rank, path in files.items()}
     for rank, source in sources.items():
         shapes[rank] = {n: (source.shape(n), source.itemsize(n)) for n in source}

@@ -454,6 +454,12 @@ def build_searched_strategy(strategy_filename):
     return checkpoint_transform.build_searched_strategy(strategy_filename)
 
 
+def restore_group_info_list(group_info_file_name):
+    """``mindspore.parallel.restore_group_info_list`` under its old name."""
+    from mindspore.parallel import checkpoint_transform  # pylint: disable=import-outside-toplevel
+    return checkpoint_transform.restore_group_info_list(group_info_file_name)
+
+
 def merge_sliced_parameter(sliced_parameters, strategy=None):
     """``mindspore.parallel.merge_sliced_parameter`` under its old name."""
     from mindspore.parallel import checkpoint_transform  # pylint: disable=import-outside-toplevel

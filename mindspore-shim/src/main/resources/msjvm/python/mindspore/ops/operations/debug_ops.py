@@ -13,6 +13,7 @@ import io
 import itertools
 import os
 
+from mindspore._dirs import makedirs
 from mindspore.ops.primitive import Primitive
 
 # The dump files' sequence number: MindSpore numbers every dump of the process; a job's shim
@@ -62,16 +63,6 @@ class Depend(Primitive):
         return value
 
 
-def _make_private_dirs(folder):
-    """Makes the missing directories of ``folder`` with mode 700 (chmod after mkdir: GraalPy's Java
-    file backend does not apply mkdir's mode)."""
-    if not folder or os.path.isdir(folder):
-        return
-    _make_private_dirs(os.path.dirname(folder))
-    os.mkdir(folder)
-    os.chmod(folder, 0o700)
-
-
 class TensorDump(Primitive):
     """``TensorDump(input_output='out')(file, input_x)``: saves ``input_x`` as
     ``<file without .npy>_<dtype>_<n>.npy`` (``n`` counts the dumps of the run; bfloat16 saved as
@@ -105,7 +96,7 @@ class TensorDump(Primitive):
         dtype = str(input_x.dtype).lower()
         stem = file[:-4] if file.endswith(".npy") else file
         path = f"{stem}_{dtype}_{next(_DUMP_IDS)}.npy"
-        _make_private_dirs(os.path.dirname(path))
+        makedirs(os.path.dirname(path), 0o700, 0o700)
         value = input_x.asnumpy()
         if dtype == "bfloat16":
             value = value.astype(np.float32)
