@@ -17,10 +17,10 @@ import java.util.List;
 /**
  * Operators that pick, join and repeat: Concat ({@code axis}, any number of inputs), Split ({@code
  * axis}, {@code output_num}), Gather and SparseGatherV2 ({@code axis}, {@code batch_dims}, and the
- * {@code offset} of a rank's rows when the table is split along the axis),
- * UnsortedSegmentSum/Prod/Max/Min ({@code num_segments}), OneHot ({@code depth}, {@code axis}),
- * Select, Tile ({@code multiples}), StridedSlice ({@code begin}, {@code end}, {@code strides} and
- * the five masks), with the grad operators their rules emit.
+ * {@code offset} of a rank's rows when the table is split along the axis), GatherNd and ScatterNd
+ * ({@code shape}), UnsortedSegmentSum/Prod/Max/Min ({@code num_segments}), OneHot ({@code depth},
+ * {@code axis}), Select, Tile ({@code multiples}), StridedSlice ({@code begin}, {@code end}, {@code
+ * strides} and the five masks), with the grad operators their rules emit.
  */
 final class IndexOps {
   private IndexOps() {}
@@ -80,6 +80,8 @@ final class IndexOps {
             .shards(ShapeRules.split()),
         gather("Gather"),
         gather("SparseGatherV2"),
+        gatherNd(),
+        scatterNd(),
         OpDef.of(
                 "GatherGrad",
                 c ->
@@ -375,6 +377,37 @@ final class IndexOps {
                         in.get(0), in.get(1), a.integer("axis", 0), a.integer("batch_dims", 0))))
         .role(CostRole.GENERAL)
         .shards(IndexRules.gather());
+  }
+
+  /**
+   * GatherNd; its gradient scatters the output's gradient back (ScatterNd into the table's shape).
+   */
+  private static OpDef gatherNd() {
+    return OpDef.of(
+            "GatherNd",
+            c -> one(Indexing.gatherNd(c.in(0), c.in(1))),
+            g ->
+                new Tensor[] {
+                  g.op("ScatterNd", Attrs.of("shape", g.in(0).shape().dims()), g.in(1), g.dout(0)),
+                  null
+                })
+        .infers(Infer.one((a, in) -> Indexing.gatherNdType(in.get(0), in.get(1))))
+        .role(CostRole.GENERAL)
+        .shards(IndexRules.gatherNd());
+  }
+
+  /** ScatterNd, {@code shape} an attribute; its gradient gathers the updates' gradient back. */
+  private static OpDef scatterNd() {
+    return OpDef.of(
+            "ScatterNd",
+            c -> one(Indexing.scatterNd(c.in(0), c.in(1), new Shape(c.attrs().ints("shape")))),
+            g -> new Tensor[] {null, g.op("GatherNd", NONE, g.dout(0), g.in(0))})
+        .infers(
+            Infer.one(
+                (a, in) ->
+                    Indexing.scatterNdType(in.get(0), in.get(1), new Shape(a.ints("shape")))))
+        .role(CostRole.GENERAL)
+        .shards(IndexRules.scatterNd());
   }
 
   /** UnsortedSegmentSum/Prod/Max/Min, {@code num_segments} an attribute. */

@@ -414,6 +414,206 @@ public final class Indexing {
     return dy.withShape(paramsShape);
   }
 
+  /**
+   * GatherNd: for each index tuple in the last dimension of {@code indices} ({@code k} values), the
+   * slice {@code params[i0, ..., ik-1]}; the shape is {@code indices.shape[:-1] +
+   * params.shape[k:]}. An index outside {@code params} is MindSpore's RuntimeError.
+   */
+  public static Tensor gatherNd(Tensor params, Tensor indices) {
+    AbstractTensor type = gatherNdType(params.type(), indices.type());
+    Shape ps = params.shape();
+    Shape is = indices.shape();
+    int k = is.rank() == 0 ? 1 : is.dim(is.rank() - 1);
+    int inner = (int) (ps.size() / Math.max(1, prefixSize(ps, k)));
+    int count = (int) prefixSize(is, Math.max(0, is.rank() - 1));
+    Tensor out = Tensor.zeros(params.dtype(), type.shape());
+    for (int j = 0; j < count; j++) {
+      int at = ndOffset("GatherNd", indices, j, k, ps);
+      for (int e = 0; e < inner; e++) {
+        KernelSupport.copy(params, at * inner + e, out, j * inner + e);
+      }
+    }
+    return out;
+  }
+
+  /** The type {@link #gatherNd} gives, with its errors; reads no values. */
+  public static AbstractTensor gatherNdType(AbstractTensor params, AbstractTensor indices) {
+    if (indices.dtype() != DType.INT32 && indices.dtype() != DType.INT64) {
+      throw MsException.typeError(
+          "\n----------------------------------------------------\n- Kernel select failed:\n"
+              + "----------------------------------------------------\n"
+              + "Select CPU operator[GatherNd] fail! Unsupported data type!\n"
+              + "The supported data types are "
+              + GATHER_ND_TYPES
+              + ", but get input["
+              + params.dtype().mindsporeName()
+              + " "
+              + indices.dtype().mindsporeName()
+              + " ] and output["
+              + params.dtype().mindsporeName()
+              + " ]");
+    }
+    Shape is = indices.shape();
+    int k = is.rank() == 0 ? 1 : is.dim(is.rank() - 1);
+    if (k > params.shape().rank()) {
+      throw MsException.valueError(
+          "For primitive[GatherNd], the In GatherNd, the input of indices data must be greater"
+              + " than or equal to "
+              + k
+              + ", but got "
+              + params.shape().rank()
+              + ".");
+    }
+    List<Integer> out =
+        new ArrayList<>(is.rank() == 0 ? List.of() : is.dims().subList(0, is.rank() - 1));
+    out.addAll(params.shape().dims().subList(k, params.shape().rank()));
+    return params.withShape(new Shape(out));
+  }
+
+  /** The element types MindSpore's CPU GatherNd kernel lists, in its order. */
+  private static final String GATHER_ND_TYPES = gatherNdTypes();
+
+  private static String gatherNdTypes() {
+    List<String> values =
+        List.of(
+            "Float16", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
+            "Float32", "Float64");
+    StringBuilder b = new StringBuilder();
+    for (String v : values) {
+      b.append("input[").append(v).append(" Int32], output[").append(v).append("]; ");
+    }
+    b.append("input[Bool Int32], output[Bool]; input[Bool Int64], output[Bool]; ");
+    b.append("input[Complex64 Int32], output[Complex64]; ");
+    b.append("input[Complex128 Int32], output[Complex128]; ");
+    for (String v : values) {
+      b.append("input[").append(v).append(" Int64], output[").append(v).append("]; ");
+    }
+    b.append("input[Complex64 Int64], output[Complex64]; ");
+    b.append("input[Complex128 Int64], output[Complex128]; ");
+    return b.toString();
+  }
+
+  /**
+   * ScatterNd: {@code updates} added into zeros of {@code shape} at the index tuples of {@code
+   * indices} (repeated tuples accumulate); {@code updates.shape} must be {@code indices.shape[:-1]
+   * + shape[k:]}.
+   */
+  public static Tensor scatterNd(Tensor indices, Tensor updates, Shape shape) {
+    scatterNdType(indices.type(), updates.type(), shape);
+    Shape is = indices.shape();
+    int k = is.rank() == 0 ? 0 : is.dim(is.rank() - 1);
+    int inner = (int) (shape.size() / Math.max(1, prefixSize(shape, k)));
+    int count = (int) prefixSize(is, Math.max(0, is.rank() - 1));
+    Tensor out = Tensor.zeros(updates.dtype(), shape);
+    for (int j = 0; j < count; j++) {
+      int at = 0;
+      for (int d = 0; d < k; d++) {
+        long v = indices.getLong(j * k + d);
+        if (v < 0) {
+          throw MsException.runtimeError(
+              "For 'ScatterNd', each element in 'indice' must be greater than or equal to 0, but"
+                  + " got "
+                  + v);
+        }
+        if (v >= shape.dim(d)) {
+          throw MsException.runtimeError(
+              "For 'ScatterNd', each element in 'indices' should be smaller than the value of"
+                  + " shape, but got "
+                  + v
+                  + " and got the value of shape "
+                  + shape.dim(d));
+        }
+        at = at * shape.dim(d) + (int) v;
+      }
+      for (int e = 0; e < inner; e++) {
+        KernelSupport.add(updates, j * inner + e, out, at * inner + e);
+      }
+    }
+    return out;
+  }
+
+  /** The type {@link #scatterNd} gives, with its errors; reads no values. */
+  public static AbstractTensor scatterNdType(
+      AbstractTensor indices, AbstractTensor updates, Shape shape) {
+    Shape is = indices.shape();
+    int k = is.rank() == 0 ? 0 : is.dim(is.rank() - 1);
+    List<Integer> want =
+        new ArrayList<>(is.rank() == 0 ? List.of() : is.dims().subList(0, is.rank() - 1));
+    if (k <= shape.rank()) {
+      want.addAll(shape.dims().subList(k, shape.rank()));
+    }
+    if (k > shape.rank() || !updates.shape().dims().equals(want)) {
+      throw MsException.valueError(
+          "For 'ScatterNd', if the last dimension of 'indices' is 'N', the shape of 'updates'"
+              + " should be the concatenation of 'indices.shape[:-1]' and 'shape[N:]'. but got"
+              + " 'indices.shape' is ("
+              + tupleText(is.dims())
+              + ", 'updates.shape' is ("
+              + tupleText(updates.shape().dims())
+              + ", 'shape' is ("
+              + trailingComma(shape)
+              + ").");
+    }
+    return updates.withShape(shape);
+  }
+
+  /** A shape as MindSpore prints a tuple: {@code (1, 1)}. */
+  private static String tupleText(List<Integer> dims) {
+    StringBuilder b = new StringBuilder("(");
+    for (int i = 0; i < dims.size(); i++) {
+      b.append(i == 0 ? "" : ", ").append(dims.get(i));
+    }
+    return b.append(')').toString();
+  }
+
+  /**
+   * Each dimension followed by a comma, as ScatterNd's message prints its shape: {@code 3, 4, }.
+   */
+  private static String trailingComma(Shape s) {
+    StringBuilder b = new StringBuilder();
+    for (int d : s.dims()) {
+      b.append(d).append(", ");
+    }
+    return b.toString();
+  }
+
+  /** The product of the first {@code k} dimensions of {@code s}. */
+  private static long prefixSize(Shape s, int k) {
+    long n = 1;
+    for (int d = 0; d < k; d++) {
+      n *= s.dim(d);
+    }
+    return n;
+  }
+
+  /** The flat offset (in slices of {@code params.shape[k:]}) of index tuple {@code j}. */
+  private static int ndOffset(String op, Tensor indices, int j, int k, Shape ps) {
+    int at = 0;
+    boolean ok = true;
+    for (int d = 0; d < k; d++) {
+      long v = indices.getLong(j * k + d);
+      ok &= v >= 0 && v < ps.dim(d);
+      at = at * ps.dim(d) + (int) v;
+    }
+    if (!ok) {
+      List<Long> tuple = new ArrayList<>();
+      for (int d = 0; d < k; d++) {
+        tuple.add(indices.getLong(j * k + d));
+      }
+      throw MsException.runtimeError(
+          "For '"
+              + op
+              + "', the indices["
+              + j
+              + "]: "
+              + MsException.vector(tuple)
+              + ", does not index into input_shape: "
+              + MsException.vector(ps.dims())
+              + ".");
+    }
+    return at;
+  }
+
   /** The type {@link #oneHot} gives, with its errors; reads no values. */
   public static AbstractTensor oneHotType(
       AbstractTensor indices, int depth, AbstractTensor on, AbstractTensor off, int axis) {

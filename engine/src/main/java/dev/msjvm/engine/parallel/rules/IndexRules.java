@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Operators that pick elements (gather_info.cc, strided_slice_info.cc, unsorted_segment_op_info.cc)
- * and the grad operators their gradients emit.
+ * Operators that pick elements (gather_info.cc, gathernd_info.cc, strided_slice_info.cc,
+ * unsorted_segment_op_info.cc) and the grad operators their gradients emit.
  *
  * <p>Gather: the output is the table's letters before the axis, the indices' letters (after the
  * batch dims, which the table shares), then the table's letters after it. The gathered axis may be
@@ -59,6 +59,24 @@ public final class IndexRules {
           case MIN -> PartialOp.MIN;
         };
     return ShardingRule.of((attrs, shapes) -> unsortedSegment(op, attrs, shapes));
+  }
+
+  /**
+   * GatherNd (gathernd_info.cc): the table whole, the indices split along any dimension but the
+   * last (the index tuples); the output's leading dimensions follow the indices; the device matrix
+   * is the indices' strategy.
+   */
+  public static ShardingRule gatherNd() {
+    return ShardingRule.of(IndexRules::gatherNd).checking(IndexRules::gatherNdCheck);
+  }
+
+  /**
+   * ScatterNd (GatherNd's gradient): updates split with the indices' leading dimensions leave the
+   * output partial (SUM) over their devices; the scattered dimensions are new, and the tuples'
+   * dimension stays whole.
+   */
+  public static ShardingRule scatterNd() {
+    return ShardingRule.of(IndexRules::scatterNd).localizing(ShardingRule.outputShapeAttr("shape"));
   }
 
   /** StridedSlice: each rank slices its own piece with local begin/end. */
@@ -216,6 +234,54 @@ public final class IndexRules {
         EinsumSpec.parse(letters + "," + ids + "->" + EinsumSpec.FRESH + letters.substring(k))
             .outputShapes(List.of(new Shape(out)));
     return ids.isEmpty() ? spec : spec.reduce(ids, op).batch(ids.charAt(0));
+  }
+
+  static EinsumSpec gatherNd(Attrs attrs, List<Shape> shapes) {
+    Shape x = shapes.get(0);
+    Shape idx = shapes.get(1);
+    int k = idx.rank() == 0 ? 1 : idx.dim(idx.rank() - 1);
+    String table = Letters.run('a', x.rank());
+    String ind = Letters.run('p', idx.rank());
+    String tuples = ind.substring(0, Math.max(0, ind.length() - 1));
+    EinsumSpec spec =
+        EinsumSpec.parse(table + "," + ind + "->" + tuples + table.substring(Math.min(k, x.rank())))
+            .matrix(ind)
+            .unsplit(table + ind.substring(tuples.length()));
+    return tuples.isEmpty() ? spec : spec.batch(tuples.charAt(0));
+  }
+
+  /** MindSpore's GatherNdInfo::CheckStrategy texts. */
+  static String gatherNdCheck(
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> strategy, List<Shape> shapes, int n) {
+    if (strategy.get(0).stream().reduce(1, (a, b) -> a * b) != 1) {
+      return "The input can not be split";
+    }
+    List<Integer> i = strategy.get(1);
+    if (i.isEmpty()) {
+      return "The strategy of indices can not be empty";
+    }
+    if (i.get(i.size() - 1) != 1) {
+      return "The last dimension of indices can not be split";
+    }
+    return null;
+  }
+
+  static EinsumSpec scatterNd(Attrs attrs, List<Shape> shapes) {
+    Shape shape = new Shape(attrs.ints("shape"));
+    Shape idx = shapes.get(0);
+    int k = idx.rank() == 0 ? 0 : Math.min(idx.dim(idx.rank() - 1), shape.rank());
+    String ind = Letters.run('p', idx.rank());
+    String tuples = ind.substring(0, Math.max(0, ind.length() - 1));
+    String rest = Letters.run('a', shape.rank() - k);
+    String out = String.valueOf(EinsumSpec.FRESH).repeat(k) + rest;
+    EinsumSpec spec =
+        EinsumSpec.parse(ind + "," + tuples + rest + "->" + out)
+            .outputShapes(List.of(shape))
+            .unsplit(ind.substring(tuples.length()));
+    if (!tuples.isEmpty()) {
+      spec = spec.reduce(tuples, PartialOp.SUM).batch(tuples.charAt(0));
+    }
+    return spec;
   }
 
   static EinsumSpec gatherGrad(Attrs attrs, List<Shape> shapes) {

@@ -476,6 +476,16 @@ final class RuleCases {
             "GatherGrad",
             Attrs.of("axis", 0, "shape", List.of(16, 4)),
             List.of(g.f(8, 2, 4), g.ints(16, 8, 2))));
+    c.add(
+        new Case(
+            "GatherNd k=2", "GatherNd", Attrs.EMPTY, List.of(g.f(4, 6, 3), g.ints(4, 8, 2, 2))));
+    c.add(new Case("GatherNd k=1", "GatherNd", Attrs.EMPTY, List.of(g.f(4, 6), g.ints(4, 8, 1))));
+    c.add(
+        new Case(
+            "ScatterNd k=2",
+            "ScatterNd",
+            Attrs.of("shape", List.of(4, 6, 3)),
+            List.of(g.ints(4, 8, 2, 2), g.f(8, 2, 3))));
     for (String op :
         List.of(
             "UnsortedSegmentSum",

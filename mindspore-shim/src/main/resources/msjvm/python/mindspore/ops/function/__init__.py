@@ -245,6 +245,14 @@ def gather(input_params, input_indices, axis, batch_dims=0):
     return P.Gather(batch_dims)(input_params, input_indices, axis)
 
 
+def gather_nd(input_x, indices):
+    return P.GatherNd()(input_x, indices)
+
+
+def scatter_nd(indices, updates, shape):
+    return P.ScatterNd()(indices, updates, shape)
+
+
 def unsorted_segment_sum(input_x, segment_ids, num_segments):
     return P.UnsortedSegmentSum()(input_x, segment_ids, num_segments)
 

@@ -317,6 +317,56 @@ class SparseGatherV2(Gather):
         self.init_prim_io_names(inputs=['params', 'indices', 'axis'], outputs=['output'])
 
 
+class GatherNd(Primitive):
+    """``GatherNd()(input_x, indices)``: the slices of ``input_x`` the index tuples in the last
+    dimension of ``indices`` address (an engine operator; its sharding rule keeps ``input_x``
+    whole and splits the indices along their leading dimensions)."""
+
+    def __init__(self):
+        super().__init__("GatherNd")
+        self.init_prim_io_names(inputs=['input_x', 'indices'], outputs=['y'])
+
+    def __call__(self, input_x, indices):
+        from mindspore.ops.operations import _ms_type_name  # pylint: disable=import-outside-toplevel
+        if not isinstance(input_x, _tensor_cls()) or not isinstance(indices, _tensor_cls()):
+            raise TypeError(f'Failed calling GatherNd with "GatherNd()(input_x={_signature_name(input_x)}, '
+                            f'indices={_ms_type_name(indices)})".')
+        return self._run_engine(input_x, indices)
+
+
+class ScatterNd(Primitive):
+    """``ScatterNd()(indices, updates, shape)``: ``updates`` added into zeros of ``shape`` at the
+    index tuples of ``indices`` (repeated tuples accumulate)."""
+
+    def __init__(self):
+        super().__init__("ScatterNd")
+        self.init_prim_io_names(inputs=['indices', 'update', 'shape'], outputs=['output'])
+
+    def __call__(self, indices, updates, shape):
+        from mindspore.ops.operations import _ms_type_name  # pylint: disable=import-outside-toplevel
+        ints = isinstance(shape, tuple) and all(isinstance(d, int) and not isinstance(d, bool) for d in shape)
+        if not isinstance(indices, _tensor_cls()) or not isinstance(updates, _tensor_cls()) or not ints:
+            raise TypeError(f'Failed calling ScatterNd with "ScatterNd()(indices={_ms_type_name(indices)}, '
+                            f'updates={_ms_type_name(updates)}, shape={_ms_type_name(shape)})".')
+        if any(d <= 0 for d in shape):
+            raise ValueError(f"For 'ScatterNd', the input [shape] should be a tuple with all positive item. "
+                             f"But got: {{ {', '.join(str(d) for d in shape)} }}")
+        n = indices.shape[-1] if indices.shape else 0
+        if n > len(shape):
+            raise ValueError(f"For 'ScatterNd', if the rank of output tensor is 'P' (length of the 'shape'), and "
+                             f"the last dimension of 'indices' is 'N', the 'N' should be less than or equal to "
+                             f"'P', but got P = {len(shape)}, N = {n}")
+        return self._run_engine(indices, updates, extra=("shape", list(shape)))
+
+
+def _signature_name(value):
+    """An argument's type as 'Failed calling' prints a non-MindSpore object (``<class '...'>``)."""
+    from mindspore.ops.operations import _ms_type_name  # pylint: disable=import-outside-toplevel
+    if isinstance(value, (_tensor_cls(), tuple, list, int, float, str, bool)) or value is None:
+        return _ms_type_name(value)
+    return str(type(value))
+
+
 class _UnsortedSegment(Primitive):
     """``UnsortedSegment{Sum,Prod,Max,Min}()(input_x, segment_ids, num_segments)``: the rows of
     ``input_x`` combined by segment id into ``num_segments`` rows (an engine operator with a
