@@ -20,16 +20,10 @@ from mindspore import log as logger
 from mindspore._dirs import makedirs
 from mindspore.train import node_strategy_pb2
 from mindspore.parallel._tensor import (_construct_from_to_tensor_layout, _construct_tensor_layout_for_opt_shard,
-                                        _extract_layout_item, _get_needed_rank_list_by_layouts, _get_tensor_strategy)
+                                        _extract_layout_item, _get_needed_rank_list_by_layouts, _get_tensor_strategy,
+                                        _product)
 
 MAX_PATH_LENGTH = 1024
-
-
-def _product(values):
-    count = 1
-    for v in values:
-        count *= int(v)
-    return count
 
 
 def _tensor_map_of(layout):

@@ -34,6 +34,14 @@ def _get_tensor_strategy(dev_mat, tensor_map):
     return strategy
 
 
+def _product(values):
+    """The product of ``values`` (1 for none), as an int."""
+    count = 1
+    for v in values:
+        count *= int(v)
+    return count
+
+
 def _extract_layout_item(layout_item):
     """(dev_matrix, tensor_map, opt_weight_shard_step, opt_weight_shard_size) of a list-form layout
     (``_parallel_serialization._convert_to_list``); a shard size of -1 is the devices the tensor's
@@ -41,13 +49,7 @@ def _extract_layout_item(layout_item):
     dev_matrix, tensor_map, opt_shard_step, opt_shard_size = layout_item[0], layout_item[1], layout_item[4], \
         layout_item[5]
     if opt_shard_size == -1:
-        split = 1
-        for count in _get_tensor_strategy(dev_matrix, tensor_map):
-            split *= count
-        devices = 1
-        for count in dev_matrix:
-            devices *= count
-        opt_shard_size = devices // split
+        opt_shard_size = _product(dev_matrix) // _product(_get_tensor_strategy(dev_matrix, tensor_map))
     return dev_matrix, tensor_map, opt_shard_step, opt_shard_size
 
 
@@ -282,13 +284,6 @@ def _transform_tensor_by_layout(from_layout, to_layout, device_list, rank_id, en
     return [(str(op[0]), [int(v) for v in op[1]]) for op in ops]
 
 
-def _product(values):
-    count = 1
-    for v in values:
-        count *= int(v)
-    return count
-
-
 def _construct_from_to_tensor_layout(from_full_tensor_shape, from_dev_matrix, from_tensor_map, to_full_tensor_shape,
                                      to_dev_matrix, to_tensor_map, param_name=''):
     """(from_layout, to_layout) on one device count: the smaller device matrix gets a leading axis
@@ -339,8 +334,11 @@ def _expand_layout(dev_matrix, tensor_map, tensor_shape):
     return dev_matrix, new_map, new_shape
 
 
-def _repeated_axes(dev_matrix, flat_tensor_map):
-    used = {len(dev_matrix) - 1 - dim for dim in flat_tensor_map if dim != -1}
+def _repeated_axes(dev_matrix, tensor_map):
+    """The device-matrix indices of size > 1 that no dimension of ``tensor_map`` (an axis, or a
+    list of axes) is split over."""
+    used = {len(dev_matrix) - 1 - axis for dim in tensor_map
+            for axis in (dim if isinstance(dim, (list, tuple)) else [dim]) if axis != -1}
     return [index for index, size in enumerate(dev_matrix) if index not in used and size > 1]
 
 

@@ -23,10 +23,10 @@ from mindspore.common.tensor import Tensor
 from mindspore.parallel._parallel_serialization import (_build_searched_strategy, _check_checkpoint_file,
                                                         _check_predict_strategy, _extract_src_dst_layout_map,
                                                         _make_dir, _merge_json_strategy, _merge_protobuf_strategy,
-                                                        _product, _rank_list_for_transform_parallel_checkpoint,
+                                                        _rank_list_for_transform_parallel_checkpoint,
                                                         _restore_group_info_list, _tensor_map_of)
-from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _join_slices, _np,
-                                        _reshape_param_data, _reshape_param_data_with_weight)
+from mindspore.parallel._tensor import (_get_tensor_slice_index, _get_tensor_strategy, _join_slices, _np, _product,
+                                        _repeated_axes, _reshape_param_data, _reshape_param_data_with_weight)
 
 __all__ = ["build_searched_strategy", "load_distributed_checkpoint", "load_segmented_checkpoints",
            "merge_pipeline_strategys", "merge_sliced_parameter", "rank_list_for_transform", "restore_group_info_list",
@@ -178,32 +178,19 @@ class _Layout:
         return (tuple(self.dm), tuple(tuple(t) if isinstance(t, list) else t for t in self.tm), self.opt_size)
 
     def devices(self):
-        count = 1
-        for d in self.dm:
-            count *= d
-        return count
+        return _product(self.dm)
 
     def _opt_size(self, step, size):
-        used = set()
-        for t in self.tm:
-            for axis in (t if isinstance(t, list) else [t]):
-                if axis != -1:
-                    used.add(len(self.dm) - 1 - axis)
-        self.repeated = [d for d in range(len(self.dm)) if d not in used and self.dm[d] > 1]
+        self.repeated = _repeated_axes(self.dm, self.tm)
         if not self.repeated:
             raise ValueError("The device_matrix {} and tensor_map {} cannot sharding opt_shard".format(self.dm, self.tm))
         if len(self.repeated) == 1:
-            inner = 1
-            for d in self.dm[self.repeated[0] + 1:]:
-                inner *= d
+            inner = _product(self.dm[self.repeated[0] + 1:])
             if inner != step:
                 raise ValueError("The optimizer sharding step {} is not equal to the model parallel sharding "
                                  "size {}.".format(step, inner))
         if size == -1:
-            split = 1
-            for s in self.strategy:
-                split *= s
-            size = self.devices() // split
+            size = self.devices() // _product(self.strategy)
         return size
 
     def _coordinate(self, rank):
@@ -450,14 +437,8 @@ def _transform_rank(rank_id, loaded, src, src_devices, dst, dst_devices, strict=
                 continue
             done.add(box)
             plan.append((loaded[r], box, overlap))
-            size = 1
-            for b, e in overlap:
-                size *= e - b
-            covered += size
-        expected = 1
-        for b, e in want:
-            expected *= e - b
-        if covered != expected:
+            covered += _product(e - b for b, e in overlap)
+        if covered != _product(e - b for b, e in want):
             missing = [r for r in range(src_devices) if r not in {h % src_devices for h in holders}]
             raise ValueError("The checkpoint of rank {} is missing.".format(missing[0] if missing else rank_id))
         if src_layout is not None:
