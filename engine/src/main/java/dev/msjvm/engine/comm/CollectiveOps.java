@@ -1,9 +1,11 @@
 package dev.msjvm.engine.comm;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.ops.Infer;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.tensor.FloatPool;
 import dev.msjvm.engine.tensor.Joining;
@@ -35,45 +37,48 @@ public final class CollectiveOps {
   /** MindSpore's {@code AllReduce}: the element-wise reduction of the input over the group. */
   public static OpDef allReduce(Communicator comm) {
     return new OpDef(
-        "AllReduce",
-        c -> {
-          ReduceOp op = reduceOp(c.attrs().string("op"));
-          Tensor x = c.in(0);
-          if (x.dtype() == DType.BOOL) {
-            throw MsException.typeError(
-                "For 'AllReduce', the input must be a numeric tensor, but got Bool.");
-          }
-          Tensor f = floats(x);
-          // Out of place: every rank folds its share of the group's inputs straight into the
-          // group's outputs (pooled: in a replayed step, storage the previous step used).
-          float[] out = FloatPool.uninitialized(f.size());
-          comm.allReduce(f.floats(), 0, out, 0, f.size(), op, c.attrs().string("group"));
-          Tensor buf = Tensor.ofFloats(x.shape(), out);
-          return new Tensor[] {as(buf, x.dtype())};
-        },
-        g -> {
-          Attrs sum = Attrs.of("op", "sum", "group", g.attrs().string("group"));
-          OpDef reduce = allReduce(comm);
-          String op = g.attrs().string("op");
-          Tensor dx;
-          if (op.equals("prod")) {
-            Tensor dy = g.apply(reduce, sum, g.op("Mul", Attrs.EMPTY, g.dout(0), g.out(0)))[0];
-            dx = g.op("Div", Attrs.EMPTY, dy, g.in(0));
-          } else {
-            dx = g.apply(reduce, sum, g.dout(0))[0];
-            if (!op.equals("sum")) {
-              Tensor hit =
-                  g.op(
-                      "Cast",
-                      Attrs.of("dtype", dx.dtype().name()),
-                      g.op("Equal", Attrs.EMPTY, g.in(0), g.out(0)));
-              dx = g.op("Mul", Attrs.EMPTY, dx, hit);
-            }
-          }
-          return new Tensor[] {dx};
-        },
-        true,
-        List.of());
+            "AllReduce",
+            c -> {
+              ReduceOp op = reduceOp(c.attrs().string("op"));
+              Tensor x = c.in(0);
+              requireNumeric(x.dtype());
+              Tensor f = floats(x);
+              // Out of place: every rank folds its share of the group's inputs straight into the
+              // group's outputs (pooled: in a replayed step, storage the previous step used).
+              float[] out = FloatPool.uninitialized(f.size());
+              comm.allReduce(f.floats(), 0, out, 0, f.size(), op, c.attrs().string("group"));
+              Tensor buf = Tensor.ofFloats(x.shape(), out);
+              return new Tensor[] {as(buf, x.dtype())};
+            },
+            g -> {
+              Attrs sum = Attrs.of("op", "sum", "group", g.attrs().string("group"));
+              OpDef reduce = allReduce(comm);
+              String op = g.attrs().string("op");
+              Tensor dx;
+              if (op.equals("prod")) {
+                Tensor dy = g.apply(reduce, sum, g.op("Mul", Attrs.EMPTY, g.dout(0), g.out(0)))[0];
+                dx = g.op("Div", Attrs.EMPTY, dy, g.in(0));
+              } else {
+                dx = g.apply(reduce, sum, g.dout(0))[0];
+                if (!op.equals("sum")) {
+                  Tensor hit =
+                      g.op(
+                          "Cast",
+                          Attrs.of("dtype", dx.dtype().name()),
+                          g.op("Equal", Attrs.EMPTY, g.in(0), g.out(0)));
+                  dx = g.op("Mul", Attrs.EMPTY, dx, hit);
+                }
+              }
+              return new Tensor[] {dx};
+            },
+            true,
+            List.of())
+        .infers(
+            Infer.one(
+                (a, in) -> {
+                  requireNumeric(in.get(0).dtype());
+                  return in.get(0);
+                }));
   }
 
   /**
@@ -82,26 +87,30 @@ public final class CollectiveOps {
    */
   public static OpDef allGather(Communicator comm) {
     return new OpDef(
-        "AllGather",
-        c -> {
-          Tensor x = c.in(0);
-          String group = c.attrs().string("group");
-          int n = comm.groupSize(group);
-          Tensor send = floats(x);
-          float[] recv = new float[send.floats().length * n];
-          comm.allGather(send.floats(), recv, group);
-          int[] dims = x.shape().toArray();
-          dims[0] *= n;
-          Tensor out = Tensor.ofFloats(Shape.of(dims), recv);
-          return new Tensor[] {as(out, x.dtype())};
-        },
-        g ->
-            g.apply(
-                reduceScatter(comm),
-                Attrs.of("op", "sum", "group", g.attrs().string("group")),
-                g.dout(0)),
-        true,
-        List.of());
+            "AllGather",
+            c -> {
+              Tensor x = c.in(0);
+              String group = c.attrs().string("group");
+              int n = comm.groupSize(group);
+              Tensor send = floats(x);
+              float[] recv = new float[send.floats().length * n];
+              comm.allGather(send.floats(), recv, group);
+              Tensor out = Tensor.ofFloats(allGatherShape(x.shape(), n), recv);
+              return new Tensor[] {as(out, x.dtype())};
+            },
+            g ->
+                g.apply(
+                    reduceScatter(comm),
+                    Attrs.of("op", "sum", "group", g.attrs().string("group")),
+                    g.dout(0)),
+            true,
+            List.of())
+        .infers(
+            Infer.one(
+                (a, in) ->
+                    in.get(0)
+                        .withShape(
+                            allGatherShape(in.get(0).shape(), comm.groupSize(a.string("group"))))));
   }
 
   /**
@@ -111,41 +120,36 @@ public final class CollectiveOps {
    */
   public static OpDef reduceScatter(Communicator comm) {
     return new OpDef(
-        "ReduceScatter",
-        c -> {
-          ReduceOp op = reduceOp(c.attrs().string("op"));
-          Tensor x = c.in(0);
-          String group = c.attrs().string("group");
-          int n = comm.groupSize(group);
-          if (x.shape().rank() == 0) {
-            throw MsException.valueError("the shape is empty");
-          }
-          int rows = x.shape().dim(0);
-          if (rows % n != 0) {
-            throw MsException.valueError(
-                "the first dimension for 'input_shape' must be divided by 'rank_size', but got"
-                    + " input_shape[0]: "
-                    + rows
-                    + ", rank_size: "
-                    + n);
-          }
-          Tensor f = floats(x);
-          float[] recv = new float[f.size() / n];
-          comm.reduceScatter(f.floats(), recv, op, group);
-          int[] dims = x.shape().toArray();
-          dims[0] /= n;
-          Tensor out = Tensor.ofFloats(Shape.of(dims), recv);
-          return new Tensor[] {as(out, x.dtype())};
-        },
-        g -> {
-          if (!g.attrs().string("op").equals("sum")) {
-            throw MsException.runtimeError(
-                "The reducescatter bprop only support ReduceOp.SUM until now.");
-          }
-          return g.apply(allGather(comm), Attrs.of("group", g.attrs().string("group")), g.dout(0));
-        },
-        true,
-        List.of());
+            "ReduceScatter",
+            c -> {
+              ReduceOp op = reduceOp(c.attrs().string("op"));
+              Tensor x = c.in(0);
+              String group = c.attrs().string("group");
+              int n = comm.groupSize(group);
+              Shape shape = reduceScatterShape(x.shape(), n);
+              Tensor f = floats(x);
+              float[] recv = new float[f.size() / n];
+              comm.reduceScatter(f.floats(), recv, op, group);
+              Tensor out = Tensor.ofFloats(shape, recv);
+              return new Tensor[] {as(out, x.dtype())};
+            },
+            g -> {
+              if (!g.attrs().string("op").equals("sum")) {
+                throw MsException.runtimeError(
+                    "The reducescatter bprop only support ReduceOp.SUM until now.");
+              }
+              return g.apply(
+                  allGather(comm), Attrs.of("group", g.attrs().string("group")), g.dout(0));
+            },
+            true,
+            List.of())
+        .infers(
+            Infer.one(
+                (a, in) ->
+                    in.get(0)
+                        .withShape(
+                            reduceScatterShape(
+                                in.get(0).shape(), comm.groupSize(a.string("group"))))));
   }
 
   /**
@@ -155,72 +159,54 @@ public final class CollectiveOps {
    */
   public static OpDef allToAll(Communicator comm) {
     return new OpDef(
-        "AlltoAll",
-        c -> {
-          Tensor x = c.in(0);
-          String group = c.attrs().string("group");
-          int n = comm.groupSize(group);
-          int count = c.attrs().integer("split_count");
-          int rank = x.shape().rank();
-          int splitDim = c.attrs().integer("split_dim");
-          int concatDim = c.attrs().integer("concat_dim");
-          if (count != n) {
-            // MindSpore's message names split_dim's value as 'split_count' (all_to_all.cc).
-            throw MsException.valueError(
-                "For 'AlltoAll, the 'split_count' must be equal to 'rank_size', but got"
-                    + " 'split_count': "
-                    + splitDim
-                    + ", 'rank_size': "
-                    + n);
-          }
-          if (concatDim >= rank || concatDim < -rank) {
-            throw MsException.indexError(
-                "Invalid concat dim " + concatDim + " is greater than shape size " + rank);
-          }
-          if (splitDim >= rank || splitDim < -rank) {
-            throw MsException.indexError(
-                "Invalid split dim " + splitDim + " is greater than shape size " + rank);
-          }
-          int split = splitDim < 0 ? splitDim + rank : splitDim;
-          int concat = concatDim < 0 ? concatDim + rank : concatDim;
-          if (x.shape().dim(split) % count != 0) {
-            throw MsException.valueError(
-                "For 'AlltoAll, the 'x_shape[split_dim]' must be divisible by 'split_count', but"
-                    + " got 'x_shape[split_dim]' {x_shape["
-                    + split
-                    + "]}, 'split_count' "
-                    + count
-                    + ".");
-          }
-          Tensor f = floats(x);
-          List<Tensor> blocks = Joining.split(f, split, n);
-          int chunk = f.size() / n;
-          float[] send = new float[f.size()];
-          for (int r = 0; r < n; r++) {
-            System.arraycopy(blocks.get(r).floats(), 0, send, r * chunk, chunk);
-          }
-          float[] recv = new float[send.length];
-          comm.allToAll(send, recv, group);
-          List<Tensor> parts = new ArrayList<>(n);
-          for (int r = 0; r < n; r++) {
-            float[] part = new float[chunk];
-            System.arraycopy(recv, r * chunk, part, 0, chunk);
-            parts.add(Tensor.ofFloats(blocks.get(r).shape(), part));
-          }
-          Tensor out = Joining.concat(parts, concat);
-          return new Tensor[] {as(out, x.dtype())};
-        },
-        g ->
-            g.apply(
-                allToAll(comm),
-                Attrs.of(
-                    "split_count", g.attrs().integer("split_count"),
-                    "split_dim", g.attrs().integer("concat_dim"),
-                    "concat_dim", g.attrs().integer("split_dim"),
-                    "group", g.attrs().string("group")),
-                g.dout(0)),
-        true,
-        List.of());
+            "AlltoAll",
+            c -> {
+              Tensor x = c.in(0);
+              String group = c.attrs().string("group");
+              int n = comm.groupSize(group);
+              int[] dims = allToAllDims(c.attrs(), x.shape(), n);
+              int split = dims[0];
+              int concat = dims[1];
+              Tensor f = floats(x);
+              List<Tensor> blocks = Joining.split(f, split, n);
+              int chunk = f.size() / n;
+              float[] send = new float[f.size()];
+              for (int r = 0; r < n; r++) {
+                System.arraycopy(blocks.get(r).floats(), 0, send, r * chunk, chunk);
+              }
+              float[] recv = new float[send.length];
+              comm.allToAll(send, recv, group);
+              List<Tensor> parts = new ArrayList<>(n);
+              for (int r = 0; r < n; r++) {
+                float[] part = new float[chunk];
+                System.arraycopy(recv, r * chunk, part, 0, chunk);
+                parts.add(Tensor.ofFloats(blocks.get(r).shape(), part));
+              }
+              Tensor out = Joining.concat(parts, concat);
+              return new Tensor[] {as(out, x.dtype())};
+            },
+            g ->
+                g.apply(
+                    allToAll(comm),
+                    Attrs.of(
+                        "split_count", g.attrs().integer("split_count"),
+                        "split_dim", g.attrs().integer("concat_dim"),
+                        "concat_dim", g.attrs().integer("split_dim"),
+                        "group", g.attrs().string("group")),
+                    g.dout(0)),
+            true,
+            List.of())
+        .infers(
+            Infer.one(
+                (a, in) -> {
+                  Shape x = in.get(0).shape();
+                  int n = comm.groupSize(a.string("group"));
+                  int[] dims = allToAllDims(a, x, n);
+                  int[] out = x.toArray();
+                  out[dims[0]] /= n;
+                  out[dims[1]] *= n;
+                  return in.get(0).withShape(Shape.of(out));
+                }));
   }
 
   /**
@@ -229,16 +215,18 @@ public final class CollectiveOps {
    */
   public static OpDef broadcast(Communicator comm) {
     return new OpDef(
-        "Broadcast",
-        c -> {
-          Tensor x = c.in(0);
-          Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
-          comm.broadcast(buf.floats(), c.attrs().integer("root_rank"), c.attrs().string("group"));
-          return new Tensor[] {as(buf, x.dtype())};
-        },
-        g -> new Tensor[] {g.dout(0)},
-        true,
-        List.of());
+            "Broadcast",
+            c -> {
+              Tensor x = c.in(0);
+              Tensor buf = x.dtype() == DType.FLOAT32 ? x.copy() : x.astype(DType.FLOAT32);
+              comm.broadcast(
+                  buf.floats(), c.attrs().integer("root_rank"), c.attrs().string("group"));
+              return new Tensor[] {as(buf, x.dtype())};
+            },
+            g -> new Tensor[] {g.dout(0)},
+            true,
+            List.of())
+        .infers(Infer.like(0));
   }
 
   /**
@@ -247,20 +235,21 @@ public final class CollectiveOps {
    */
   public static OpDef send(Communicator comm) {
     return new OpDef(
-        "Send",
-        c -> {
-          Tensor x = c.in(0);
-          Tensor f = floats(x);
-          comm.send(
-              f.floats(),
-              c.attrs().integer("dest_rank"),
-              c.attrs().integer("sr_tag"),
-              c.attrs().string("group"));
-          return new Tensor[] {x};
-        },
-        null,
-        true,
-        List.of());
+            "Send",
+            c -> {
+              Tensor x = c.in(0);
+              Tensor f = floats(x);
+              comm.send(
+                  f.floats(),
+                  c.attrs().integer("dest_rank"),
+                  c.attrs().integer("sr_tag"),
+                  c.attrs().string("group"));
+              return new Tensor[] {x};
+            },
+            null,
+            true,
+            List.of())
+        .infers(Infer.like(0));
   }
 
   /**
@@ -269,22 +258,101 @@ public final class CollectiveOps {
    */
   public static OpDef receive(Communicator comm) {
     return new OpDef(
-        "Receive",
-        c -> {
-          Shape shape = new Shape(c.attrs().ints("shape"));
-          DType dtype = DType.valueOf(c.attrs().string("dtype"));
-          float[] buf = new float[Math.toIntExact(shape.size())];
-          comm.recv(
-              buf,
-              c.attrs().integer("src_rank"),
-              c.attrs().integer("sr_tag"),
-              c.attrs().string("group"));
-          Tensor out = Tensor.ofFloats(shape, buf);
-          return new Tensor[] {as(out, dtype)};
-        },
-        null,
-        true,
-        List.of());
+            "Receive",
+            c -> {
+              Shape shape = new Shape(c.attrs().ints("shape"));
+              DType dtype = DType.valueOf(c.attrs().string("dtype"));
+              float[] buf = new float[Math.toIntExact(shape.size())];
+              comm.recv(
+                  buf,
+                  c.attrs().integer("src_rank"),
+                  c.attrs().integer("sr_tag"),
+                  c.attrs().string("group"));
+              Tensor out = Tensor.ofFloats(shape, buf);
+              return new Tensor[] {as(out, dtype)};
+            },
+            null,
+            true,
+            List.of())
+        .infers(
+            Infer.one(
+                (a, in) ->
+                    new AbstractTensor(
+                        new Shape(a.ints("shape")), DType.valueOf(a.string("dtype")))));
+  }
+
+  /** AllReduce's refusal of a boolean input. */
+  private static void requireNumeric(DType dtype) {
+    if (dtype == DType.BOOL) {
+      throw MsException.typeError(
+          "For 'AllReduce', the input must be a numeric tensor, but got Bool.");
+    }
+  }
+
+  /** AllGather's output shape: dimension 0 times the group size. */
+  private static Shape allGatherShape(Shape x, int n) {
+    int[] dims = x.toArray();
+    dims[0] *= n;
+    return Shape.of(dims);
+  }
+
+  /** ReduceScatter's output shape (dimension 0 over the group size), with MindSpore's checks. */
+  private static Shape reduceScatterShape(Shape x, int n) {
+    if (x.rank() == 0) {
+      throw MsException.valueError("the shape is empty");
+    }
+    int rows = x.dim(0);
+    if (rows % n != 0) {
+      throw MsException.valueError(
+          "the first dimension for 'input_shape' must be divided by 'rank_size', but got"
+              + " input_shape[0]: "
+              + rows
+              + ", rank_size: "
+              + n);
+    }
+    int[] dims = x.toArray();
+    dims[0] /= n;
+    return Shape.of(dims);
+  }
+
+  /**
+   * AlltoAll's {split dim, concat dim}, non-negative, with MindSpore's checks of {@code
+   * split_count}, the dims and the split dim's divisibility.
+   */
+  private static int[] allToAllDims(Attrs attrs, Shape x, int n) {
+    int count = attrs.integer("split_count");
+    int rank = x.rank();
+    int splitDim = attrs.integer("split_dim");
+    int concatDim = attrs.integer("concat_dim");
+    if (count != n) {
+      // MindSpore's message names split_dim's value as 'split_count' (all_to_all.cc).
+      throw MsException.valueError(
+          "For 'AlltoAll, the 'split_count' must be equal to 'rank_size', but got"
+              + " 'split_count': "
+              + splitDim
+              + ", 'rank_size': "
+              + n);
+    }
+    if (concatDim >= rank || concatDim < -rank) {
+      throw MsException.indexError(
+          "Invalid concat dim " + concatDim + " is greater than shape size " + rank);
+    }
+    if (splitDim >= rank || splitDim < -rank) {
+      throw MsException.indexError(
+          "Invalid split dim " + splitDim + " is greater than shape size " + rank);
+    }
+    int split = splitDim < 0 ? splitDim + rank : splitDim;
+    int concat = concatDim < 0 ? concatDim + rank : concatDim;
+    if (x.dim(split) % count != 0) {
+      throw MsException.valueError(
+          "For 'AlltoAll, the 'x_shape[split_dim]' must be divisible by 'split_count', but"
+              + " got 'x_shape[split_dim]' {x_shape["
+              + split
+              + "]}, 'split_count' "
+              + count
+              + ".");
+    }
+    return new int[] {split, concat};
   }
 
   /** {@code x} in float32, the type the communicator moves (itself when it is float32 already). */

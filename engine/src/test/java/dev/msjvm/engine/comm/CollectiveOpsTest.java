@@ -9,6 +9,7 @@ import dev.msjvm.engine.backend.NaiveBlas;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.exec.Tape;
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
@@ -186,5 +187,51 @@ class CollectiveOpsTest {
     assertEquals("ValueError", e.pythonType());
     assertEquals(
         x.toList(), rt.apply(allReduce, attrs("prod", WORLD), x)[0].toList(), "one rank: identity");
+  }
+
+  @Test
+  void inferenceTypesEveryCollectiveWithoutCommunicating() {
+    // Only rank 0 of a 4-rank world takes part: inference reads the group's size, never the others.
+    Communicator comm = new InJvmWorld(4, Duration.ofSeconds(10)).communicator(0);
+    AbstractTensor x = AbstractTensor.of(DType.FLOAT16, 8, 2);
+    assertEquals(
+        List.of(x), CollectiveOps.allReduce(comm).infer().outputs(attrs("sum", WORLD), List.of(x)));
+    assertEquals(
+        List.of(AbstractTensor.of(DType.FLOAT16, 32, 2)),
+        CollectiveOps.allGather(comm).infer().outputs(Attrs.of("group", WORLD), List.of(x)));
+    assertEquals(
+        List.of(AbstractTensor.of(DType.FLOAT16, 2, 2)),
+        CollectiveOps.reduceScatter(comm).infer().outputs(attrs("sum", WORLD), List.of(x)));
+    Attrs a2a = Attrs.of("split_count", 4, "split_dim", 0, "concat_dim", 1, "group", WORLD);
+    assertEquals(
+        List.of(AbstractTensor.of(DType.FLOAT16, 2, 8)),
+        CollectiveOps.allToAll(comm).infer().outputs(a2a, List.of(x)));
+    assertEquals(
+        List.of(x),
+        CollectiveOps.broadcast(comm)
+            .infer()
+            .outputs(Attrs.of("root_rank", 0, "group", WORLD), List.of(x)));
+    Attrs recv =
+        Attrs.of(
+            "sr_tag", 0, "src_rank", 1, "shape", List.of(3, 5), "dtype", "INT32", "group", WORLD);
+    assertEquals(
+        List.of(AbstractTensor.of(DType.INT32, 3, 5)),
+        CollectiveOps.receive(comm).infer().outputs(recv, List.of()));
+    AbstractTensor odd = AbstractTensor.of(DType.FLOAT32, 6, 2);
+    MsException e =
+        assertThrows(
+            MsException.class,
+            () ->
+                CollectiveOps.reduceScatter(comm)
+                    .infer()
+                    .outputs(attrs("sum", WORLD), List.of(odd)));
+    assertEquals(
+        "the first dimension for 'input_shape' must be divided by 'rank_size', but got"
+            + " input_shape[0]: 6, rank_size: 4",
+        e.getMessage());
+    AbstractTensor flags = AbstractTensor.of(DType.BOOL, 2);
+    assertThrows(
+        MsException.class,
+        () -> CollectiveOps.allReduce(comm).infer().outputs(attrs("sum", WORLD), List.of(flags)));
   }
 }
