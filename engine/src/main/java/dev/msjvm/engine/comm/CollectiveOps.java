@@ -105,12 +105,7 @@ public final class CollectiveOps {
                     g.dout(0)),
             true,
             List.of())
-        .infers(
-            Infer.one(
-                (a, in) ->
-                    in.get(0)
-                        .withShape(
-                            allGatherShape(in.get(0).shape(), comm.groupSize(a.string("group"))))));
+        .infers(groupShaped(comm, CollectiveOps::allGatherShape));
   }
 
   /**
@@ -143,13 +138,7 @@ public final class CollectiveOps {
             },
             true,
             List.of())
-        .infers(
-            Infer.one(
-                (a, in) ->
-                    in.get(0)
-                        .withShape(
-                            reduceScatterShape(
-                                in.get(0).shape(), comm.groupSize(a.string("group"))))));
+        .infers(groupShaped(comm, CollectiveOps::reduceScatterShape));
   }
 
   /**
@@ -279,6 +268,16 @@ public final class CollectiveOps {
                 (a, in) ->
                     new AbstractTensor(
                         new Shape(a.ints("shape")), DType.valueOf(a.string("dtype")))));
+  }
+
+  /**
+   * One output of the input's dtype, shaped by {@code shape} from the input's and the group size.
+   */
+  private static Infer groupShaped(
+      Communicator comm, java.util.function.BiFunction<Shape, Integer, Shape> shape) {
+    return Infer.one(
+        (a, in) ->
+            in.get(0).withShape(shape.apply(in.get(0).shape(), comm.groupSize(a.string("group")))));
   }
 
   /** AllReduce's refusal of a boolean input. */
