@@ -2,6 +2,7 @@ package dev.msjvm.engine.exec;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.comm.Communicator;
+import dev.msjvm.engine.comm.NeighborExchange;
 import dev.msjvm.engine.comm.ReduceOp;
 import dev.msjvm.engine.exec.Graph.Arg;
 import dev.msjvm.engine.exec.Graph.Const;
@@ -389,13 +390,23 @@ public final class SpmdPartitioner {
               + s.inputs()
               + " outputs "
               + s.outputs());
+      NodeSharding.Exchanges exchanges = s.exchanger().at(rank);
       Shape[] inShapes = new Shape[in.length];
       for (int i = 0; i < in.length; i++) {
         inShapes[i] = s.inputs().get(i).sliceShape();
+        Attrs ex = exchanges.inputs().get(i);
+        if (ex != null) {
+          in[i] = exchange(in[i], inShapes[i], ex, true, node, n);
+          inShapes[i] = framed(inShapes[i], ex, 1);
+        }
       }
       Shape[] outShapes = new Shape[node.outputs()];
       for (int j = 0; j < outShapes.length; j++) {
         outShapes[j] = kernelShape(s.outputs().get(j), s.partial().get(j));
+        Attrs ex = exchanges.outputs().get(j);
+        if (ex != null) {
+          outShapes[j] = framed(outShapes[j], ex, 1);
+        }
       }
       Attrs attrs = localAttrs(node, s.localizer().local(node.attrs(), rank), outShapes);
       Node localNode = new Node(node.op(), attrs, in, node.outputs(), inShapes, outShapes);
@@ -406,6 +417,11 @@ public final class SpmdPartitioner {
       for (int j = 0; j < node.outputs(); j++) {
         NodeSharding.Partial partial = s.partial().get(j);
         Ref out = new Out(id, j);
+        Attrs ex = exchanges.outputs().get(j);
+        if (ex != null) {
+          out = exchange(out, outShapes[j], ex, false, node, n);
+          outShapes[j] = framed(outShapes[j], ex, -1);
+        }
         localOut[n][j] =
             partial == null
                 ? out
@@ -417,6 +433,61 @@ public final class SpmdPartitioner {
                     "output " + j + " of " + node.op().name() + " #" + n + phase(n));
       }
     }
+  }
+
+  /**
+   * A halo exchange on the world group around {@code node}'s kernel: {@code forward}, its input
+   * {@code r} (shape {@code shape}) framed by the neighbours' rows and columns
+   * (NeighborExchangeV2); else its framed result {@code r} cut to the slice, the frame sent back to
+   * the neighbours it belongs to and added onto theirs (NeighborExchangeV2Grad).
+   */
+  private Ref exchange(Ref r, Shape shape, Attrs ex, boolean forward, Node node, int n) {
+    Shape out = framed(shape, ex, forward ? 1 : -1);
+    plan.add(
+        "  "
+            + (forward ? "NeighborExchangeV2 " : "NeighborExchangeV2Grad ")
+            + exchangeText(ex)
+            + " "
+            + shape
+            + " -> "
+            + out
+            + "; halo of the "
+            + (forward ? "input" : "output")
+            + " of "
+            + node.op().name()
+            + " #"
+            + n
+            + phase(n));
+    int id = local.size();
+    add(
+        new Node(
+            forward ? NeighborExchange.exchange(comm) : NeighborExchange.exchangeGrad(comm),
+            ex.with("group", comm.worldGroup()),
+            new Ref[] {r},
+            1,
+            new Shape[] {shape},
+            new Shape[] {out}));
+    return new Out(id, 0);
+  }
+
+  private static String exchangeText(Attrs ex) {
+    return "send "
+        + ex.ints("send_rank_ids")
+        + " "
+        + ex.ints("send_lens")
+        + " recv "
+        + ex.ints("recv_rank_ids")
+        + " "
+        + ex.ints("recv_lens");
+  }
+
+  /** {@code shape} (NCHW) grown ({@code sign} 1) or shrunk (-1) by an exchange's received lens. */
+  private static Shape framed(Shape shape, Attrs ex, int sign) {
+    List<Integer> recv = ex.ints("recv_lens");
+    int[] dims = shape.toArray();
+    dims[2] += sign * (recv.get(0) + recv.get(1));
+    dims[3] += sign * (recv.get(2) + recv.get(3));
+    return Shape.of(dims);
   }
 
   /** Whether {@code node} is an unannotated Identity of a Load whose variable is unplaced. */

@@ -165,6 +165,35 @@ final class NnOps {
    */
   private static OpDef convGrad(
       String name, String shapeAttr, ConvGradKernel kernel, ConvGradType type, ShardingRule rule) {
+    return convGrad(name, shapeAttr, kernel, type, rule, GradRule.UNDEFINED);
+  }
+
+  /**
+   * The gradient of {@code Conv2DBackpropInput(dy, w)} (a Conv2DTranspose's forward): for {@code
+   * dy} the Conv2D of the output gradient with {@code w}, for {@code w} the filter gradient of
+   * {@code dy} against the output gradient (MindSpore's Conv2DTranspose bprop).
+   */
+  private static Tensor[] transposedGrad(GradRule.Call g) {
+    Attrs conv = g.attrs().without(List.of("input_shape"));
+    Tensor ddy = g.needs(0) ? g.op("Conv2D", conv, g.dout(0), g.in(1)) : null;
+    Tensor dw =
+        g.needs(1)
+            ? g.op(
+                "Conv2DBackpropFilter",
+                conv.with("filter_shape", g.in(1).shape().dims()),
+                g.in(0),
+                g.dout(0))
+            : null;
+    return new Tensor[] {ddy, dw};
+  }
+
+  private static OpDef convGrad(
+      String name,
+      String shapeAttr,
+      ConvGradKernel kernel,
+      ConvGradType type,
+      ShardingRule rule,
+      GradRule grad) {
     return OpDef.of(
             name,
             c -> {
@@ -181,7 +210,7 @@ final class NnOps {
                       a.integer("group", 1),
                       c.blas()));
             },
-            GradRule.UNDEFINED)
+            grad)
         .infers(
             Infer.one(
                 (a, in) ->
@@ -390,7 +419,16 @@ final class NnOps {
             "input_shape",
             Convolution::conv2dBackpropInput,
             Convolution::conv2dBackpropInputType,
-            NnRules.conv2dBackpropInput()),
+            NnRules.conv2dBackpropInput(),
+            NnOps::transposedGrad),
+        // Conv2DTranspose(x, w, input_size) is Conv2DBackpropInput(x, w) under its own name.
+        convGrad(
+            "Conv2DTranspose",
+            "input_shape",
+            Convolution::conv2dBackpropInput,
+            Convolution::conv2dBackpropInputType,
+            NnRules.conv2dBackpropInput(),
+            NnOps::transposedGrad),
         convGrad(
             "Conv2DBackpropFilter",
             "filter_shape",

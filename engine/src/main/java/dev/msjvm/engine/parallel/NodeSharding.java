@@ -4,6 +4,7 @@ import dev.msjvm.engine.ops.Attrs;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How one operator call runs sharded: its strategy, the layout each input must have, the layout of
@@ -24,7 +25,8 @@ public record NodeSharding(
     List<TensorLayout> inputs,
     List<TensorLayout> outputs,
     List<Partial> partial,
-    Localizer localizer) {
+    Localizer localizer,
+    Exchanger exchanger) {
 
   public NodeSharding {
     strategy = List.copyOf(strategy);
@@ -35,6 +37,17 @@ public record NodeSharding(
       throw new IllegalArgumentException("one partial entry per output");
     }
     localizer = localizer == null ? Localizer.SAME : localizer;
+    exchanger = exchanger == null ? Exchanger.NONE : exchanger;
+  }
+
+  /** A sharding whose kernel needs no neighbour exchange. */
+  public NodeSharding(
+      List<List<Integer>> strategy,
+      List<TensorLayout> inputs,
+      List<TensorLayout> outputs,
+      List<Partial> partial,
+      Localizer localizer) {
+    this(strategy, inputs, outputs, partial, localizer, Exchanger.NONE);
   }
 
   /** A sharding whose kernel runs with the call's own attributes on every rank. */
@@ -43,7 +56,7 @@ public record NodeSharding(
       List<TensorLayout> inputs,
       List<TensorLayout> outputs,
       List<Partial> partial) {
-    this(strategy, inputs, outputs, partial, Localizer.SAME);
+    this(strategy, inputs, outputs, partial, Localizer.SAME, Exchanger.NONE);
   }
 
   /**
@@ -56,6 +69,40 @@ public record NodeSharding(
     Attrs local(Attrs attrs, int rank);
 
     Localizer SAME = (attrs, rank) -> attrs;
+  }
+
+  /**
+   * The neighbour exchanges (MindSpore's NeighborExchangeV2, attributes without the group) around
+   * one rank's kernel: {@code inputs} maps an input index to the exchange its slice goes through
+   * before the kernel reads it (the slice framed by its neighbours' rows and columns); {@code
+   * outputs} maps an output index to the exchange whose gradient turns the kernel's framed result
+   * into the output's slice (the frame sent back and added onto the neighbours' slices).
+   */
+  public record Exchanges(Map<Integer, Attrs> inputs, Map<Integer, Attrs> outputs) {
+    public static final Exchanges NONE = new Exchanges(Map.of(), Map.of());
+
+    public Exchanges {
+      inputs = Map.copyOf(inputs);
+      outputs = Map.copyOf(outputs);
+    }
+
+    /** Input {@code i} exchanged with {@code attrs}; NONE when {@code attrs} is null. */
+    public static Exchanges input(int i, Attrs attrs) {
+      return attrs == null ? NONE : new Exchanges(Map.of(i, attrs), Map.of());
+    }
+
+    /** Output {@code o} framed by the exchange {@code attrs}; NONE when {@code attrs} is null. */
+    public static Exchanges output(int o, Attrs attrs) {
+      return attrs == null ? NONE : new Exchanges(Map.of(), Map.of(o, attrs));
+    }
+  }
+
+  /** The exchanges around a rank's kernel. */
+  @FunctionalInterface
+  public interface Exchanger {
+    Exchanges at(int rank);
+
+    Exchanger NONE = rank -> Exchanges.NONE;
   }
 
   /**

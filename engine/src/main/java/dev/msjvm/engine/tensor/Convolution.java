@@ -8,18 +8,20 @@ import dev.msjvm.engine.ir.Shape;
 import java.util.Locale;
 
 /**
- * MindSpore's {@code Conv2D} (NCHW, {@code group == 1}) and its two gradients, {@code
+ * MindSpore's {@code Conv2D} (NCHW, grouped or not) and its two gradients, {@code
  * Conv2DBackpropInput} and {@code Conv2DBackpropFilter}, lowered to im2col plus one {@link Blas}
  * GEMM per image.
  *
- * <p>Weights are {@code [out, in, kh, kw]}. {@code pad} is {@code (top, bottom, left, right)} and
- * must be all zero unless {@code padMode} is {@code "pad"}; {@code stride} and {@code dilation} are
- * {@code (h, w)}. Output height: valid {@code floor((H - d*(kh-1) - 1)/s) + 1}; same {@code
- * ceil(H/s)} with the total padding split as MindSpore does (top gets {@code total/2}, bottom the
- * rest); pad {@code floor((H + top + bottom - d*(kh-1) - 1)/s) + 1}. Arithmetic is float32;
- * float16, bfloat16 and float64 inputs are computed in float32 and rounded back to their type.
- * Example: a {@code [1, 1, 3, 3]} input of ones and a {@code [1, 1, 2, 2]} kernel of ones give a
- * {@code [1, 1, 2, 2]} output of fours with pad mode valid.
+ * <p>Weights are {@code [out, in / group, kh, kw]}; group {@code g} convolves input channels {@code
+ * [g*in/group, (g+1)*in/group)} into output channels {@code [g*out/group, (g+1)*out/group)}. {@code
+ * pad} is {@code (top, bottom, left, right)} and must be all zero unless {@code padMode} is {@code
+ * "pad"}; {@code stride} and {@code dilation} are {@code (h, w)}. Output height: valid {@code
+ * floor((H - d*(kh-1) - 1)/s) + 1}; same {@code ceil(H/s)} with the total padding split as
+ * MindSpore does (top gets {@code total/2}, bottom the rest); pad {@code floor((H + top + bottom -
+ * d*(kh-1) - 1)/s) + 1}. Arithmetic is float32; float16, bfloat16 and float64 inputs are computed
+ * in float32 and rounded back to their type. Example: a {@code [1, 1, 3, 3]} input of ones and a
+ * {@code [1, 1, 2, 2]} kernel of ones give a {@code [1, 1, 2, 2]} output of fours with pad mode
+ * valid.
  */
 public final class Convolution {
   private Convolution() {}
@@ -27,6 +29,7 @@ public final class Convolution {
   /** The resolved geometry of one convolution: output size and leading (top/left) padding. */
   private record Geometry(
       int n,
+      int groups,
       int c,
       int h,
       int w,
@@ -38,8 +41,24 @@ public final class Convolution {
       int[] p,
       int[] s,
       int[] d) {
+    /** Rows of one group's im2col matrix ({@code c} is a group's input channels). */
     int colRows() {
       return c * kh * kw;
+    }
+
+    /** Output channels per group. */
+    int og() {
+      return o / groups;
+    }
+
+    /** Offset of image {@code b}, group {@code gi}'s input planes. */
+    int xOff(int b, int gi) {
+      return (b * groups + gi) * c * h * w;
+    }
+
+    /** Offset of image {@code b}, group {@code gi}'s output planes. */
+    int yOff(int b, int gi) {
+      return (b * o + gi * og()) * colCols();
     }
 
     int colCols() {
@@ -66,24 +85,26 @@ public final class Convolution {
     float[] out = FloatPool.zeroed(g.n * g.o * g.colCols());
     float[] col = new float[g.colRows() * g.colCols()];
     for (int b = 0; b < g.n && col.length > 0 && g.o > 0; b++) {
-      im2col(xs, b * g.c * g.h * g.w, g, col);
-      blas.sgemm(
-          false,
-          false,
-          g.o,
-          g.colCols(),
-          g.colRows(),
-          1f,
-          ws,
-          0,
-          g.colRows(),
-          col,
-          0,
-          g.colCols(),
-          0f,
-          out,
-          b * g.o * g.colCols(),
-          g.colCols());
+      for (int gi = 0; gi < g.groups; gi++) {
+        im2col(xs, g.xOff(b, gi), g, col);
+        blas.sgemm(
+            false,
+            false,
+            g.og(),
+            g.colCols(),
+            g.colRows(),
+            1f,
+            ws,
+            gi * g.og() * g.colRows(),
+            g.colRows(),
+            col,
+            0,
+            g.colCols(),
+            0f,
+            out,
+            g.yOff(b, gi),
+            g.colCols());
+      }
     }
     return back(Tensor.ofFloats(Shape.of(g.n, g.o, g.oh, g.ow), out), x.dtype());
   }
@@ -107,29 +128,33 @@ public final class Convolution {
         geometry("Conv2DBackpropInput", xShape, w.shape(), padMode, pad, stride, dilation, group);
     float[] dys = KernelSupport.asFloat32(dy).floats();
     float[] ws = KernelSupport.asFloat32(w).floats();
-    float[] dx = FloatPool.zeroed(g.n * g.c * g.h * g.w);
+    float[] dx = FloatPool.zeroed(g.n * g.groups * g.c * g.h * g.w);
     float[] col = new float[g.colRows() * g.colCols()];
     for (int b = 0; b < g.n && col.length > 0; b++) {
-      if (g.o > 0) {
-        blas.sgemm(
-            true,
-            false,
-            g.colRows(),
-            g.colCols(),
-            g.o,
-            1f,
-            ws,
-            0,
-            g.colRows(),
-            dys,
-            b * g.o * g.colCols(),
-            g.colCols(),
-            0f,
-            col,
-            0,
-            g.colCols());
+      for (int gi = 0; gi < g.groups; gi++) {
+        if (g.og() > 0) {
+          blas.sgemm(
+              true,
+              false,
+              g.colRows(),
+              g.colCols(),
+              g.og(),
+              1f,
+              ws,
+              gi * g.og() * g.colRows(),
+              g.colRows(),
+              dys,
+              g.yOff(b, gi),
+              g.colCols(),
+              0f,
+              col,
+              0,
+              g.colCols());
+        } else {
+          java.util.Arrays.fill(col, 0f);
+        }
+        col2im(col, g, dx, g.xOff(b, gi));
       }
-      col2im(col, g, dx, b * g.c * g.h * g.w);
     }
     return back(Tensor.ofFloats(xShape, dx), dy.dtype());
   }
@@ -156,25 +181,27 @@ public final class Convolution {
     float[] dw = FloatPool.zeroed(g.o * g.colRows());
     float[] col = new float[g.colRows() * g.colCols()];
     for (int b = 0; b < g.n && dw.length > 0 && g.colCols() > 0; b++) {
-      im2col(xs, b * g.c * g.h * g.w, g, col);
-      // beta = 1 accumulates the per-image contributions in place.
-      blas.sgemm(
-          false,
-          true,
-          g.o,
-          g.colRows(),
-          g.colCols(),
-          1f,
-          dys,
-          b * g.o * g.colCols(),
-          g.colCols(),
-          col,
-          0,
-          g.colCols(),
-          1f,
-          dw,
-          0,
-          g.colRows());
+      for (int gi = 0; gi < g.groups; gi++) {
+        im2col(xs, g.xOff(b, gi), g, col);
+        // beta = 1 accumulates the per-image contributions in place.
+        blas.sgemm(
+            false,
+            true,
+            g.og(),
+            g.colRows(),
+            g.colCols(),
+            1f,
+            dys,
+            g.yOff(b, gi),
+            g.colCols(),
+            col,
+            0,
+            g.colCols(),
+            1f,
+            dw,
+            gi * g.og() * g.colRows(),
+            g.colRows());
+      }
     }
     return back(Tensor.ofFloats(wShape, dw), dy.dtype());
   }
@@ -256,13 +283,9 @@ public final class Convolution {
       int[] stride,
       int[] dilation,
       int group) {
-    if (group != 1) {
+    if (group < 1) {
       throw MsException.valueError(
-          "For '"
-              + op
-              + "', only 'group' = 1 is supported on this backend, but got "
-              + group
-              + ".");
+          "For '" + op + "', the 'group' must be a positive integer, but got " + group + ".");
     }
     if (x.rank() != 4 || w.rank() != 4) {
       throw MsException.valueError(
@@ -274,7 +297,7 @@ public final class Convolution {
               + w.rank()
               + ".");
     }
-    if (x.dim(1) != w.dim(1)) {
+    if (x.dim(1) != w.dim(1) * group) {
       throw MsException.valueError(
           "For '"
               + op
@@ -284,6 +307,16 @@ public final class Convolution {
               + ", but got 'C_in' of input 'x' shape: "
               + x.dim(1)
               + ", and 'group': "
+              + group
+              + ".");
+    }
+    if (w.dim(0) % group != 0) {
+      throw MsException.valueError(
+          "For '"
+              + op
+              + "', 'out_channel' must be divisible by 'group', but got 'out_channel': "
+              + w.dim(0)
+              + " and 'group': "
               + group
               + ".");
     }
@@ -337,7 +370,8 @@ public final class Convolution {
     }
     return new Geometry(
         x.dim(0),
-        x.dim(1),
+        group,
+        x.dim(1) / group,
         x.dim(2),
         x.dim(3),
         w.dim(0),

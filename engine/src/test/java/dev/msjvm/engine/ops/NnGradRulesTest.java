@@ -149,6 +149,28 @@ class NnGradRulesTest {
     GradCheck.check("Conv2D", attrs, List.of(x, w), 0.25, 2e-3, 0, 1);
   }
 
+  @ParameterizedTest(name = "Conv2DTranspose {0}")
+  @MethodSource("convCases")
+  void transposedConvolutionGradientInFloat32(Attrs attrs) {
+    // Conv2DTranspose(x, w) maps a Conv2D's output back to its input shape; also linear per input.
+    Tensor w = f32(random(21, -1, 1, 4, 3, 3, 2));
+    Shape input = Shape.of(2, 3, 6, 5);
+    Shape out =
+        OpTable.get("Conv2D")
+            .infer()
+            .outputs(
+                attrs,
+                List.of(
+                    new dev.msjvm.engine.ir.AbstractTensor(input, DType.FLOAT32),
+                    new dev.msjvm.engine.ir.AbstractTensor(w.shape(), DType.FLOAT32)))
+            .get(0)
+            .shape();
+    Tensor x = f32(random(22, -1, 1, out.toArray()));
+    Attrs transposed = attrs.with("input_shape", input.dims());
+    GradCheck.check("Conv2DTranspose", transposed, List.of(x, w), 0.25, 2e-3, 0, 1);
+    GradCheck.check("Conv2DBackpropInput", transposed, List.of(x, w), 0.25, 2e-3, 0, 1);
+  }
+
   static Stream<Attrs> convCases() {
     return Stream.of(
         Attrs.of(

@@ -154,14 +154,100 @@ class ConvolutionTest {
   }
 
   @Test
+  void groupedConvolutionIsOneConvolutionPerChannelGroup() {
+    // group 2: input channels 0-1 with filters 0-2, channels 2-3 with filters 3-5; the gradients
+    // split the same way. Checked against the two ungrouped convolutions, for every config.
+    for (Config c : CONFIGS) {
+      Tensor x = GradCheck.random(DType.FLOAT32, Shape.of(2, 4, 7, 6), 11, -1, 1);
+      Tensor w = GradCheck.random(DType.FLOAT32, Shape.of(6, 2, 3, 2), 12, -1, 1);
+      Tensor y = Convolution.conv2d(x, w, c.mode, c.pad, c.stride, c.dilation, 2, BLAS);
+      List<Tensor> xs = Joining.split(x, 1, 2);
+      List<Tensor> ws = Joining.split(w, 0, 2);
+      Tensor expected =
+          Joining.concat(List.of(conv(xs.get(0), ws.get(0), c), conv(xs.get(1), ws.get(1), c)), 1);
+      assertEquals(expected.shape(), y.shape());
+      GradCheck.assertValues(toDoubles(expected), y, 1e-5);
+      Tensor dy = GradCheck.random(DType.FLOAT32, y.shape(), 13, -1, 1);
+      List<Tensor> dys = Joining.split(dy, 1, 2);
+      Tensor dx =
+          Convolution.conv2dBackpropInput(
+              dy, w, x.shape(), c.mode, c.pad, c.stride, c.dilation, 2, BLAS);
+      Tensor dw =
+          Convolution.conv2dBackpropFilter(
+              dy, x, w.shape(), c.mode, c.pad, c.stride, c.dilation, 2, BLAS);
+      Tensor dxExpected =
+          Joining.concat(
+              List.of(
+                  Convolution.conv2dBackpropInput(
+                      dys.get(0),
+                      ws.get(0),
+                      xs.get(0).shape(),
+                      c.mode,
+                      c.pad,
+                      c.stride,
+                      c.dilation,
+                      1,
+                      BLAS),
+                  Convolution.conv2dBackpropInput(
+                      dys.get(1),
+                      ws.get(1),
+                      xs.get(1).shape(),
+                      c.mode,
+                      c.pad,
+                      c.stride,
+                      c.dilation,
+                      1,
+                      BLAS)),
+              1);
+      Tensor dwExpected =
+          Joining.concat(
+              List.of(
+                  Convolution.conv2dBackpropFilter(
+                      dys.get(0),
+                      xs.get(0),
+                      ws.get(0).shape(),
+                      c.mode,
+                      c.pad,
+                      c.stride,
+                      c.dilation,
+                      1,
+                      BLAS),
+                  Convolution.conv2dBackpropFilter(
+                      dys.get(1),
+                      xs.get(1),
+                      ws.get(1).shape(),
+                      c.mode,
+                      c.pad,
+                      c.stride,
+                      c.dilation,
+                      1,
+                      BLAS)),
+              0);
+      GradCheck.assertValues(toDoubles(dxExpected), dx, 1e-5);
+      GradCheck.assertValues(toDoubles(dwExpected), dw, 1e-5);
+    }
+  }
+
+  private static double[] toDoubles(Tensor t) {
+    float[] f = t.floats();
+    double[] d = new double[f.length];
+    for (int i = 0; i < f.length; i++) {
+      d[i] = f[i];
+    }
+    return d;
+  }
+
+  @Test
   void rejectsUnsupportedArguments() {
     Tensor x = Tensor.zeros(DType.FLOAT32, Shape.of(1, 2, 4, 4));
-    Tensor w = Tensor.zeros(DType.FLOAT32, Shape.of(2, 1, 3, 3));
+    Tensor w = Tensor.zeros(DType.FLOAT32, Shape.of(3, 1, 3, 3));
     MsException g =
         assertThrows(
             MsException.class, () -> Convolution.conv2d(x, w, "valid", NO_PAD, ONE, ONE, 2, BLAS));
     assertEquals(
-        "For 'Conv2D', only 'group' = 1 is supported on this backend, but got 2.", g.getMessage());
+        "For 'Conv2D', 'out_channel' must be divisible by 'group', but got 'out_channel': 3 and"
+            + " 'group': 2.",
+        g.getMessage());
     Tensor w2 = Tensor.zeros(DType.FLOAT32, Shape.of(2, 2, 3, 3));
     assertThrows(
         MsException.class,

@@ -21,7 +21,7 @@ from mindspore.ops.function import (  # noqa: E402,A004
     erf, shape, reshape, transpose, expand_dims, squeeze, flatten, cast, zeros_like, ones_like, zeros, ones, fill, stop_gradient, equal, select, concat, cat, stack, unstack, split, gather, gather_nd, scatter_nd, one_hot, tile, strided_slice, tensordump, unsorted_segment_sum, unsorted_segment_prod, unsorted_segment_max,
     unsorted_segment_min, bias_add, bmm, batch_matmul, gelu, dropout, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, l1_loss, mse_loss, cross_entropy, nll_loss, binary_cross_entropy_with_logits)
 from mindspore.ops.operations import (  # noqa: E402
-    AddN, ApplyMomentum, Argmax, AssignAdd, Conj, Conv2DBackpropInput, DType, Eye, Fill, FillV2, InvertPermutation,
+    AddN, ApplyMomentum, Argmax, AssignAdd, Conj, Conv2DBackpropInput, Conv2DTranspose, DType, Eye, Fill, FillV2, InvertPermutation,
     LogicalNot, MaxPoolWithArgmax, Ones, Partial, ReduceAll, ReduceAny, ResizeBilinearV2, ScalarSummary, Slice, Stack,
     TensorAdd, Unstack, Zeros,
     AdaptiveAvgPool2D, Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat, Conv2D, Dropout, Gather, GatherNd, GeLU, LayerNorm, MaxPool, OneHot, RealDiv, ScatterNd, Select, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient, StridedSlice, SparseGatherV2, Tile, Shape,
@@ -33,7 +33,7 @@ __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive",
            "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "AlltoAll", "ReduceScatter", "Broadcast", "Send", "Receive", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
            "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean",
            "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "stack", "unstack", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape", "SparseGatherV2", "tensordump", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum", "unsorted_segment_sum", "unsorted_segment_prod", "unsorted_segment_max", "unsorted_segment_min", "GatherNd", "ScatterNd", "gather_nd", "scatter_nd",
-           "AddN", "ApplyMomentum", "Argmax", "AssignAdd", "Conj", "Conv2DBackpropInput", "DType", "Eye", "Fill",
+           "AddN", "ApplyMomentum", "Argmax", "AssignAdd", "Conj", "Conv2DBackpropInput", "Conv2DTranspose", "DType", "Eye", "Fill",
            "FillV2", "InvertPermutation", "LogicalNot", "MaxPoolWithArgmax", "Ones", "Partial", "ReduceAll", "ReduceAny", "ResizeBilinearV2", "ScalarSummary",
            "Slice", "Stack", "TensorAdd", "Unstack", "Zeros", "AdaptiveAvgPool2D",
            "Print", "TensorDump", "Depend", "print_", "depend", "erf", "Erf",

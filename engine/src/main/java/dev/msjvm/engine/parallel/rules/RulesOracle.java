@@ -107,7 +107,8 @@ public final class RulesOracle implements ShardingOracle {
             ? outLayouts
             : sharding.outputLayouts(),
         partial,
-        (a, rank) -> rule.localAttrs(a, sharding, rank));
+        (a, rank) -> rule.localAttrs(a, sharding, rank),
+        rank -> rule.exchanges(attrs, sharding, rank));
   }
 
   /**

@@ -4,12 +4,14 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.NaiveBlas;
 import dev.msjvm.engine.comm.Communicator;
 import dev.msjvm.engine.comm.InJvmWorld;
+import dev.msjvm.engine.comm.NeighborExchange;
 import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.ops.OpDef;
 import dev.msjvm.engine.ops.OpTable;
+import dev.msjvm.engine.parallel.NodeSharding;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.tensor.Tensor;
 import dev.msjvm.engine.tensor.Variable;
@@ -23,9 +25,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * Runs one operator sharded: each rank slices the full inputs by the input layouts, runs the op's
- * registered kernel on its slices (through {@link Runtime}), then performs the forward
- * communication of every partial output (AllReduce or ReduceScatter through its {@link
+ * Runs one operator sharded: each rank slices the full inputs by the input layouts, exchanges the
+ * halos its rule asks for (a Conv2D split along H or W), runs the op's registered kernel on its
+ * slices (through {@link Runtime}), sends back the halos of framed outputs, then performs the
+ * forward communication of every partial output (AllReduce or ReduceScatter through its {@link
  * Communicator}, ReduceMean's division). The result is each rank's local output, which equals the
  * rank's slice of the unsharded output under the output layout.
  *
@@ -92,9 +95,23 @@ public final class ShardedRun {
       Tensor t = localInputs.get(i);
       inputs[i] = def.writes(i) ? new Variable("input" + i, t) : t;
     }
-    Attrs local = Rules.of(op).localAttrs(attrs, sharding, comm.rank());
+    ShardingRule rule = Rules.of(op);
+    Attrs local = rule.localAttrs(attrs, sharding, comm.rank());
+    NodeSharding.Exchanges exchanges = rule.exchanges(attrs, sharding, comm.rank());
+    for (var e : exchanges.inputs().entrySet()) {
+      Attrs ex = e.getValue().with("group", comm.worldGroup());
+      inputs[e.getKey()] = rt.apply(NeighborExchange.exchange(comm), ex, inputs[e.getKey()])[0];
+    }
     Tensor[] out = rt.apply(def, local, inputs);
     for (int o = 0; o < out.length; o++) {
+      Attrs ex = exchanges.outputs().get(o);
+      if (ex != null) {
+        out[o] =
+            rt.apply(
+                    NeighborExchange.exchangeGrad(comm),
+                    ex.with("group", comm.worldGroup()),
+                    out[o])[0];
+      }
       Optional<Partial> p = sharding.partial(o);
       if (p.isPresent()) {
         out[o] = complete(comm, sharding, p.get(), out[o]);

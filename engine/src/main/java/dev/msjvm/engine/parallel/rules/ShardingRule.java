@@ -2,6 +2,7 @@ package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.NodeSharding;
 import dev.msjvm.engine.parallel.TensorLayout;
 import java.util.List;
 
@@ -26,7 +27,13 @@ import java.util.List;
  * }</pre>
  */
 public record ShardingRule(
-    String name, SpecFn spec, Checker check, AttrLocalizer localizer, OutChecker outCheck) {
+    String name,
+    SpecFn spec,
+    Checker check,
+    AttrLocalizer localizer,
+    OutChecker outCheck,
+    Exchanger exchanger,
+    java.util.function.Predicate<List<List<Integer>>> offered) {
 
   /** The op's spec for one call. */
   @FunctionalInterface
@@ -76,34 +83,70 @@ public record ShardingRule(
     AttrLocalizer SAME = (attrs, sharding, rank) -> attrs;
   }
 
+  /**
+   * The neighbour exchanges a rank's kernel needs around its slices (a Conv2D whose input is split
+   * along H or W): NeighborExchangeV2 attributes, without the group, per input to exchange before
+   * the kernel reads it and per output whose kernel result is framed by halos to be sent back
+   * (NeighborExchangeV2Grad) before it is the output's slice.
+   */
+  @FunctionalInterface
+  public interface Exchanger {
+    NodeSharding.Exchanges at(Attrs attrs, OpSharding sharding, int rank);
+
+    Exchanger NONE = (attrs, sharding, rank) -> NodeSharding.Exchanges.NONE;
+  }
+
   public ShardingRule {
     java.util.Objects.requireNonNull(spec);
     java.util.Objects.requireNonNull(check);
     java.util.Objects.requireNonNull(localizer);
     java.util.Objects.requireNonNull(outCheck);
+    java.util.Objects.requireNonNull(exchanger);
+    java.util.Objects.requireNonNull(offered);
   }
 
   /** A rule not yet bound to an operator, with no extra check and unchanged attributes. */
   public static ShardingRule of(SpecFn spec) {
-    return new ShardingRule(null, spec, Checker.NONE, AttrLocalizer.SAME, OutStrategy::check);
+    return new ShardingRule(
+        null,
+        spec,
+        Checker.NONE,
+        AttrLocalizer.SAME,
+        OutStrategy::check,
+        Exchanger.NONE,
+        strategy -> true);
   }
 
   /** This rule, as operator {@code op}'s. */
   public ShardingRule named(String op) {
-    return new ShardingRule(op, spec, check, localizer, outCheck);
+    return new ShardingRule(op, spec, check, localizer, outCheck, exchanger, offered);
   }
 
   public ShardingRule checking(Checker checker) {
-    return new ShardingRule(name, spec, checker, localizer, outCheck);
+    return new ShardingRule(name, spec, checker, localizer, outCheck, exchanger, offered);
   }
 
   public ShardingRule localizing(AttrLocalizer local) {
-    return new ShardingRule(name, spec, check, local, outCheck);
+    return new ShardingRule(name, spec, check, local, outCheck, exchanger, offered);
   }
 
   /** This rule with its own out_strategy check (Gather's). */
   public ShardingRule checkingOut(OutChecker checker) {
-    return new ShardingRule(name, spec, check, localizer, checker);
+    return new ShardingRule(name, spec, check, localizer, checker, exchanger, offered);
+  }
+
+  /** This rule with neighbour exchanges around the kernel. */
+  public ShardingRule exchanging(Exchanger ex) {
+    return new ShardingRule(name, spec, check, localizer, outCheck, ex, offered);
+  }
+
+  /**
+   * This rule offering a strategy search only the strategies {@code filter} accepts (a strategy a
+   * user gives may still be any the rule accepts): MindSpore generates Conv2D's H/W splits for
+   * sharding propagation alone, and the cost model does not price a halo exchange.
+   */
+  public ShardingRule offering(java.util.function.Predicate<List<List<Integer>>> filter) {
+    return new ShardingRule(name, spec, check, localizer, outCheck, exchanger, filter);
   }
 
   /**
@@ -164,12 +207,19 @@ public record ShardingRule(
    */
   public List<List<List<Integer>>> candidates(
       Attrs attrs, List<Shape> inputShapes, int deviceCount, boolean fullyUseDevices) {
-    return Interpreter.candidates(this, attrs, inputShapes, deviceCount, fullyUseDevices);
+    return Interpreter.candidates(this, attrs, inputShapes, deviceCount, fullyUseDevices).stream()
+        .filter(offered)
+        .toList();
   }
 
   /** The attributes rank {@code rank}'s kernel runs with under {@code sharding}. */
   public Attrs localAttrs(Attrs attrs, OpSharding sharding, int rank) {
     return localizer.local(attrs, sharding, rank);
+  }
+
+  /** The neighbour exchanges around rank {@code rank}'s kernel under {@code sharding}. */
+  public NodeSharding.Exchanges exchanges(Attrs attrs, OpSharding sharding, int rank) {
+    return exchanger.at(attrs, sharding, rank);
   }
 
   static List<Integer> ranks(int n) {

@@ -2,9 +2,11 @@ package dev.msjvm.engine.parallel.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.NodeSharding;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.List;
 import java.util.Map;
@@ -24,15 +26,14 @@ class NnShapeOptimizerRulesTest {
 
   private static final Map<String, String> SPECS =
       Map.ofEntries(
-          Map.entry("Conv2D valid", "nihw,oi__->nohw matrix=nihwo reduce={i:SUM} unsplit=hw"),
+          Map.entry("Conv2D valid", "nihw,oi__->nohw matrix=nihwo reduce={i:SUM}"),
           Map.entry(
-              "Conv2DBackpropInput same stride=2",
-              "nohw,oi__->nihw matrix=nohwi reduce={o:SUM} unsplit=hw"),
+              "Conv2DBackpropInput same stride=2", "nohw,oi__->nihw matrix=nohwi reduce={o:SUM}"),
           Map.entry(
               "Conv2DBackpropFilter valid",
-              "nohw,nihw->oi__ matrix=nohwi reduce={n:SUM} unsplit=hw"),
-          Map.entry("MaxPool", "nchw->nchw matrix=nchw unsplit=hw"),
-          Map.entry("AvgPoolGrad", "nchw,nchw->nchw matrix=nchw unsplit=hw"),
+              "nohw,nihw->oi__ matrix=nohwi reduce={n:SUM,h:SUM,w:SUM}"),
+          Map.entry("MaxPool", "nchw->nchw matrix=nchw"),
+          Map.entry("AvgPoolGrad", "nchw,nchw->nchw matrix=nchw"),
           Map.entry(
               "LayerNormGrad norm=1 params=1",
               "ab,ab,a_,a_,b->ab,b,b matrix=ab reduce={a:SUM} unsplit=b"),
@@ -73,7 +74,7 @@ class NnShapeOptimizerRulesTest {
 
   /**
    * Refused strategies: MindSpore's texts where its Info refuses them too; the generic refusal of
-   * an unsplit letter where MindSpore would split (H/W of non-overlapping windows) and for Lamb.
+   * an unsplit letter for Lamb.
    */
   static Stream<Arguments> refusals() {
     List<Shape> x6w3 = List.of(Shape.of(4, 4, 6, 6), Shape.of(4, 4, 3, 3));
@@ -103,29 +104,34 @@ class NnShapeOptimizerRulesTest {
             valid,
             List.of(Shape.of(4, 4, 5, 6), Shape.of(4, 4, 3, 2)),
             List.of(List.of(1, 1, 1, 2), List.of(1, 1, 1, 1)),
-            "Do not support to split w dimension when out_shape of w dimension is not divisible by"
-                + " strategy of w dimension"),
+            "Do not support to split 3th dimension when out_shape of 3th dimension is not divisible"
+                + " by strategy of 3th dimension"),
         refusal(
             "Conv2D",
             valid,
             x6w3,
             splitH,
-            "The 'valid' mode do not support to split H or W when kernel_size_use_dilation_ >"
-                + " stride"),
+            "The 'valid' mode do not support to split 2th or 3th dimension when"
+                + " kernel_size_use_dilation_ > stride"),
         refusal(
             "Conv2D",
-            conv("pad", 1),
-            List.of(Shape.of(4, 4, 6, 5), Shape.of(4, 4, 3, 3)),
+            conv("pad", 2),
+            List.of(Shape.of(4, 4, 10, 8), Shape.of(4, 4, 2, 2)),
             splitH,
-            "The 'pad' mode do not support to split H or W"),
+            "The 'pad' or 'same' mode do not support to split 2th dimension when kernel_size <="
+                + " stride and pad != 0"),
         refusal(
             "Conv2D",
-            conv("valid", 2),
-            List.of(Shape.of(4, 4, 8, 8), Shape.of(4, 4, 2, 2)),
+            RuleCases.conv("pad", List.of(3, 0, 0, 0), 2, 1),
+            List.of(Shape.of(1, 2, 14, 6), Shape.of(2, 2, 3, 3)),
             splitH,
-            "The strategy is ((1, 1, 2, 1), (1, 1, 1, 1)), dimension 2 of input 0 can not be split"
-                + " (rule nihw,oi__->nohw matrix=nihwo reduce={i:SUM} unsplit=hw), but its strategy"
-                + " value is 2"),
+            "The bottom overlap size of 2th dimension rank bias 0 must be positive, but it is -1"),
+        refusal(
+            "Conv2D",
+            RuleCases.conv("same", List.of(0, 0, 0, 0), 1, 1),
+            List.of(Shape.of(1, 2, 8, 8), Shape.of(2, 2, 5, 5)),
+            List.of(List.of(1, 1, 1, 8), List.of(1, 1, 1, 1)),
+            "The send or recv len larger than slice shape of 3th dimension 1"),
         refusal(
             "Conv2DBackpropInput",
             valid.with("input_shape", List.of(4, 4, 6, 6)),
@@ -138,7 +144,8 @@ class NnShapeOptimizerRulesTest {
             valid.with("input_shape", List.of(4, 4, 6, 6)),
             dx6,
             splitH,
-            "Do not support the pad mode 2 when split H or W dimension"),
+            "The 'valid' mode do not support to split 2th or 3th dimension when"
+                + " kernel_size_use_dilation_ > stride"),
         refusal(
             "MaxPool",
             RuleCases.pool("SAME", 3, 2),
@@ -153,12 +160,11 @@ class NnShapeOptimizerRulesTest {
             "It does not support to split W dimension when kernel_size <= stride but slice shape"
                 + " is not divisible by stride "),
         refusal(
-            "MaxPool",
-            RuleCases.pool("VALID", 2, 2),
-            List.of(Shape.of(4, 4, 8, 8)),
-            List.of(List.of(1, 1, 2, 1)),
-            "The strategy is ((1, 1, 2, 1),), dimension 2 of input 0 can not be split (rule"
-                + " nchw->nchw matrix=nchw unsplit=hw), but its strategy value is 2"),
+            "AvgPoolGrad",
+            RuleCases.pool("SAME", 3, 2),
+            List.of(Shape.of(4, 4, 8, 8), Shape.of(4, 4, 4, 4)),
+            List.of(List.of(1, 1, 2, 1), List.of(1, 1, 2, 1)),
+            "It does not support to split H dimension when kernel_size > stride"),
         refusal(
             "Tile",
             Attrs.of("multiples", List.of(2, 1)),
@@ -203,6 +209,38 @@ class NnShapeOptimizerRulesTest {
     assertEquals(
         List.of(2, 4, 3, 3),
         Rules.of("Conv2DBackpropFilter").localAttrs(filter, f, 0).ints("filter_shape"));
+  }
+
+  @Test
+  void splitImagesExchangeHalosWithTheirNeighbours() {
+    // 'same' 3x3 on 8x8 split 2 (H) x 4 (W): every slice overlaps each neighbour by one row or
+    // column. Rank 5 is (h 1, w 1): neighbours 1 above, 4 and 6 beside, 0 and 2 diagonally above.
+    Attrs same = RuleCases.conv("same", List.of(0, 0, 0, 0), 1, 1);
+    List<Shape> shapes = List.of(Shape.of(1, 1, 8, 8), Shape.of(1, 1, 3, 3));
+    ShardingRule rule = Rules.of("Conv2D");
+    OpSharding s = rule.shard(same, shapes, List.of(List.of(1, 1, 2, 4), List.of(1, 1, 1, 1)), 8);
+    Attrs ex = rule.exchanges(same, s, 5).inputs().get(0);
+    assertEquals(List.of(1, 2, 6, -1, -1, -1, 4, 0), ex.ints("send_rank_ids"));
+    assertEquals(List.of(1, 0, 1, 1), ex.ints("send_lens"));
+    assertEquals(List.of(1, 2, 6, -1, -1, -1, 4, 0), ex.ints("recv_rank_ids"));
+    assertEquals(List.of(1, 0, 1, 1), ex.ints("recv_lens"));
+    Attrs local = rule.localAttrs(same, s, 5);
+    assertEquals("pad", local.string("pad_mode"));
+    assertEquals(
+        List.of(0, 1, 0, 0), local.ints("pad"), "the last row of slices keeps its bottom pad");
+    assertEquals(List.of(1, 0, 1, 0), rule.localAttrs(same, s, 0).ints("pad"));
+
+    // Kernel 2 = stride 2, 'valid': windows do not overlap, nothing is exchanged.
+    Attrs valid = conv("valid", 2);
+    List<Shape> even = List.of(Shape.of(4, 4, 8, 8), Shape.of(4, 4, 2, 2));
+    OpSharding v = rule.shard(valid, even, List.of(List.of(1, 1, 2, 2), List.of(1, 1, 1, 1)), 8);
+    assertEquals(NodeSharding.Exchanges.NONE, rule.exchanges(valid, v, 3));
+    assertEquals(valid, rule.localAttrs(valid, v, 3));
+
+    // The search is offered no H/W split (MindSpore generates them for sharding propagation only).
+    assertTrue(
+        rule.candidates(same, shapes, 8, false).stream()
+            .allMatch(c -> c.get(0).get(2) == 1 && c.get(0).get(3) == 1));
   }
 
   @Test

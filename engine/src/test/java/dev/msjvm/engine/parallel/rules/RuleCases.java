@@ -607,6 +607,34 @@ final class RuleCases {
             "Conv2D",
             conv("pad", List.of(1, 0, 1, 1), 1, 2),
             List.of(g.f(2, 4, 5, 5), g.f(4, 4, 2, 2))));
+    // H and W split with halo exchanges (corners included), as a Conv2D and its two gradients,
+    // and a grouped convolution.
+    Attrs same1 = conv("same", List.of(0, 0, 0, 0), 1, 1);
+    c.add(new Case("Conv2D same 8x8", "Conv2D", same1, List.of(g.f(2, 2, 8, 8), g.f(2, 2, 3, 3))));
+    c.add(
+        new Case(
+            "Conv2D pad group=2",
+            "Conv2D",
+            conv("pad", List.of(1, 1, 1, 1), 1, 1).with("group", 2),
+            List.of(g.f(2, 4, 6, 6), g.f(4, 2, 3, 3))));
+    c.add(
+        new Case(
+            "Conv2DBackpropInput same 8x8",
+            "Conv2DBackpropInput",
+            same1.with("input_shape", List.of(2, 2, 8, 8)),
+            List.of(g.f(2, 2, 8, 8), g.f(2, 2, 3, 3))));
+    c.add(
+        new Case(
+            "Conv2DTranspose same 8x8",
+            "Conv2DTranspose",
+            same1.with("input_shape", List.of(2, 2, 8, 8)),
+            List.of(g.f(2, 2, 8, 8), g.f(2, 2, 3, 3))));
+    c.add(
+        new Case(
+            "Conv2DBackpropFilter same 8x8",
+            "Conv2DBackpropFilter",
+            same1.with("filter_shape", List.of(2, 2, 3, 3)),
+            List.of(g.f(2, 2, 8, 8), g.f(2, 2, 8, 8))));
     c.add(
         new Case(
             "Conv2DBackpropInput same stride=2",

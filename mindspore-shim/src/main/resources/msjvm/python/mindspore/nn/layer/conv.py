@@ -2,8 +2,7 @@
 
 Keeps MindSpore's signature, defaults and checks: weight ``[out_channels, in_channels // group, kh, kw]``
 initialized with ``HeUniform(sqrt(5))``, bias (``has_bias=True``) ``Uniform(1 / sqrt(fan_in))``, computed
-as ``BiasAdd(Conv2D(x, weight), bias)``. msjvm's Conv2D kernel runs NCHW with ``group=1`` only; other
-groups raise a ValueError naming the limitation.
+as ``BiasAdd(Conv2D(x, weight), bias)``; grouped convolutions (``group > 1``) included, in NCHW.
 """
 import math
 from itertools import repeat

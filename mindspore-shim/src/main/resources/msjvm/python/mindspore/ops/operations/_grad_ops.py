@@ -129,7 +129,7 @@ class Conv2DBackpropInput(Primitive):
 
     def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1, stride=1,
                  dilation=1, group=1, data_format="NCHW"):
-        super().__init__("Conv2DBackpropInput")
+        super().__init__("Conv2DTranspose" if isinstance(self, Conv2DTranspose) else "Conv2DBackpropInput")
         conv = Conv2D(out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group, data_format)
         for key, value in conv.attrs.items():
             self.add_prim_attr(key, value)
@@ -138,6 +138,14 @@ class Conv2DBackpropInput(Primitive):
     def __call__(self, doutput, weight, input_size):
         _check_tensors(self.name, ("doutput", "weight"), (doutput, weight))
         return self._run_engine(doutput, weight, extra=("input_shape", list(input_size)))
+
+
+class Conv2DTranspose(Conv2DBackpropInput):
+    """``ops.Conv2DTranspose(...)(x, weight, input_size)``: the transposed 2-D convolution, i.e. the
+    gradient of the Conv2D that maps an ``input_size`` input to ``x``; it has Conv2DBackpropInput's
+    arguments and checks, and is differentiable (MindSpore's bprop: a Conv2D of the output gradient
+    for ``x``, a filter gradient for ``weight``). In semi_auto_parallel its H and W split like that
+    Conv2D's input, with the halos sent back to the neighbours they belong to."""
 
 
 class MaxPoolGradWithArgmax(_PoolGrad):

@@ -43,6 +43,12 @@ def _pair(prim, arg_name, value, allow_four=True):
     return value
 
 
+def _four(prim, arg_name, value):
+    """``value`` checked by ``_pair`` as (1, 1, h, w), or the four-element tuple as given."""
+    pair = _pair(prim, arg_name, value)
+    return tuple(value) if isinstance(value, tuple) and len(value) == 4 else (1, 1) + pair
+
+
 class BiasAdd(Primitive):
     """``x + bias`` along the channel dimension (dimension 1)."""
 
@@ -95,10 +101,10 @@ class Conv2D(Primitive):
                  group=1, data_format="NCHW"):
         super().__init__("Conv2D")
         self.add_prim_attr("kernel_size", _pair("Conv2D", "kernel_size", kernel_size, allow_four=False))
-        stride = _pair("Conv2D", "stride", stride)
-        dilation = _pair("Conv2D", "dilation", dilation)
-        self.add_prim_attr("stride", (1, 1) + stride)
-        self.add_prim_attr("dilation", (1, 1) + dilation)
+        # A four-element stride or dilation is kept as given (MindSpore's ret_four): the parallel
+        # checks read its first two elements; the kernel its last two.
+        self.add_prim_attr("stride", _four("Conv2D", "stride", stride))
+        self.add_prim_attr("dilation", _four("Conv2D", "dilation", dilation))
         if not isinstance(pad_mode, str) or pad_mode.lower() not in ("valid", "same", "pad"):
             raise ValueError(f"For 'Conv2D', the 'pad_mode' must be one of ['valid', 'same', 'pad'], "
                              f"but got '{pad_mode}'.")
