@@ -370,18 +370,7 @@ public final class Host {
    * #prepare}'s operators.
    */
   public BoundOp collective(String name, List<Object> attrs) {
-    OpDef op =
-        switch (name) {
-          case "AllReduce" -> CollectiveOps.allReduce(session.comm());
-          case "AllGather" -> CollectiveOps.allGather(session.comm());
-          case "ReduceScatter" -> CollectiveOps.reduceScatter(session.comm());
-          case "AlltoAll" -> CollectiveOps.allToAll(session.comm());
-          case "Send" -> CollectiveOps.send(session.comm());
-          case "Receive" -> CollectiveOps.receive(session.comm());
-          case "Broadcast" -> CollectiveOps.broadcast(session.comm());
-          default -> throw MsException.valueError("Unknown collective operator " + name + ".");
-        };
-    return new BoundOp(runtime, op, Attrs.ofList(attrs));
+    return new BoundOp(runtime, CollectiveOps.named(name, session.comm()), Attrs.ofList(attrs));
   }
 
   /** The storage of a new Parameter. */

@@ -34,6 +34,29 @@ public final class CollectiveOps {
 
   private CollectiveOps() {}
 
+  /**
+   * The communicating operator {@code name} bound to {@code comm}: the collectives a script calls
+   * ({@code "AllReduce"}, {@code "AllGather"}, {@code "ReduceScatter"}, {@code "AlltoAll"}, {@code
+   * "Send"}, {@code "Receive"}, {@code "Broadcast"}) and those the partitioner substitutes ({@code
+   * "NeighborExchangeV2"} and its gradient, {@code "SyncBatchNorm"} and its gradient).
+   */
+  public static OpDef named(String name, Communicator comm) {
+    return switch (name) {
+      case "AllReduce" -> allReduce(comm);
+      case "AllGather" -> allGather(comm);
+      case "ReduceScatter" -> reduceScatter(comm);
+      case "AlltoAll" -> allToAll(comm);
+      case "Send" -> send(comm);
+      case "Receive" -> receive(comm);
+      case "Broadcast" -> broadcast(comm);
+      case "NeighborExchangeV2" -> NeighborExchange.exchange(comm);
+      case "NeighborExchangeV2Grad" -> NeighborExchange.exchangeGrad(comm);
+      case "SyncBatchNorm" -> SyncBatchNorm.forward(comm);
+      case "SyncBatchNormGrad" -> SyncBatchNorm.backward(comm);
+      default -> throw MsException.valueError("Unknown collective operator " + name + ".");
+    };
+  }
+
   /** MindSpore's {@code AllReduce}: the element-wise reduction of the input over the group. */
   public static OpDef allReduce(Communicator comm) {
     return new OpDef(

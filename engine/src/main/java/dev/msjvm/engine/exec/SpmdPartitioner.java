@@ -1,6 +1,7 @@
 package dev.msjvm.engine.exec;
 
 import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.comm.CollectiveOps;
 import dev.msjvm.engine.comm.Communicator;
 import dev.msjvm.engine.comm.NeighborExchange;
 import dev.msjvm.engine.comm.ReduceOp;
@@ -390,11 +391,11 @@ public final class SpmdPartitioner {
               + s.inputs()
               + " outputs "
               + s.outputs());
-      NodeSharding.Exchanges exchanges = s.exchanger().at(rank);
+      NodeSharding.Lowering lowering = s.lowerer().at(rank);
       Shape[] inShapes = new Shape[in.length];
       for (int i = 0; i < in.length; i++) {
         inShapes[i] = s.inputs().get(i).sliceShape();
-        Attrs ex = exchanges.inputs().get(i);
+        Attrs ex = lowering.inputs().get(i);
         if (ex != null) {
           in[i] = exchange(in[i], inShapes[i], ex, true, node, n);
           inShapes[i] = framed(inShapes[i], ex, 1);
@@ -403,13 +404,31 @@ public final class SpmdPartitioner {
       Shape[] outShapes = new Shape[node.outputs()];
       for (int j = 0; j < outShapes.length; j++) {
         outShapes[j] = kernelShape(s.outputs().get(j), s.partial().get(j));
-        Attrs ex = exchanges.outputs().get(j);
+        Attrs ex = lowering.outputs().get(j);
         if (ex != null) {
           outShapes[j] = framed(outShapes[j], ex, 1);
         }
       }
       Attrs attrs = localAttrs(node, s.localizer().local(node.attrs(), rank), outShapes);
-      Node localNode = new Node(node.op(), attrs, in, node.outputs(), inShapes, outShapes);
+      OpDef op = node.op();
+      NodeSharding.Replacement replacement = lowering.replacement();
+      if (replacement != null) {
+        String group = RedistributionExecutor.groupName(replacement.group());
+        comm.createGroup(group, replacement.group());
+        op = CollectiveOps.named(replacement.op(), comm);
+        attrs = attrs.with("group", group);
+        plan.add(
+            "  "
+                + replacement.op()
+                + " group "
+                + replacement.group()
+                + " in place of "
+                + node.op().name()
+                + " #"
+                + n
+                + phase(n));
+      }
+      Node localNode = new Node(op, attrs, in, node.outputs(), inShapes, outShapes);
       int id = local.size();
       add(localNode);
       layouts[n] = s.outputs().toArray(new TensorLayout[0]);
@@ -417,7 +436,7 @@ public final class SpmdPartitioner {
       for (int j = 0; j < node.outputs(); j++) {
         NodeSharding.Partial partial = s.partial().get(j);
         Ref out = new Out(id, j);
-        Attrs ex = exchanges.outputs().get(j);
+        Attrs ex = lowering.outputs().get(j);
         if (ex != null) {
           out = exchange(out, outShapes[j], ex, false, node, n);
           outShapes[j] = framed(outShapes[j], ex, -1);

@@ -30,7 +30,7 @@ import java.util.random.RandomGenerator;
  * epsilon}...); window attributes take MindSpore's 4-element {@code (1, 1, h, w)} or 2-element
  * forms.
  */
-final class NnOps {
+public final class NnOps {
   private NnOps() {}
 
   private static final Attrs NONE = Attrs.EMPTY;
@@ -130,6 +130,39 @@ final class NnOps {
                             padMode(a))))
             .role(CostRole.GENERAL)
             .shards(NnRules.poolingGrad()));
+  }
+
+  /**
+   * BatchNorm's kernel ({@code x, scale, bias, moving_mean, moving_variance} -> {@code y,
+   * batch_mean, batch_variance}), its statistics summed by {@code sums} (SyncBatchNorm's over a
+   * group); in training the moving-statistics Parameters are updated in place, as MindSpore does.
+   */
+  public static Tensor[] batchNorm(Kernel.Call c, boolean training, Normalization.Sums sums) {
+    Normalization.BatchNormResult r =
+        Normalization.batchNorm(
+            c.in(0),
+            c.in(1),
+            c.in(2),
+            c.in(3),
+            c.in(4),
+            training,
+            c.attrs().real("epsilon"),
+            c.attrs().real("momentum"),
+            true,
+            sums);
+    if (training) {
+      c.var(3).set(r.movingMean());
+      c.var(4).set(r.movingVariance());
+    }
+    return new Tensor[] {r.y(), r.batchMean(), r.batchVariance()};
+  }
+
+  /** BatchNormGrad's kernel ({@code dy, x, scale, mean, variance} -> dx, dscale, dbias). */
+  public static Tensor[] batchNormGrad(Kernel.Call c, boolean training, Normalization.Sums sums) {
+    Normalization.NormGrads r =
+        Normalization.batchNormGrad(
+            c.in(0), c.in(1), c.in(2), c.in(3), c.in(4), training, c.attrs().real("epsilon"), sums);
+    return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
   }
 
   /** A convolution gradient's kernel: output gradient, other input, the shape it computes. */
@@ -437,25 +470,7 @@ final class NnOps {
             NnRules.conv2dBackpropFilter()),
         new OpDef(
                 "BatchNorm",
-                c -> {
-                  boolean training = c.attrs().bool("is_training", false);
-                  Normalization.BatchNormResult r =
-                      Normalization.batchNorm(
-                          c.in(0),
-                          c.in(1),
-                          c.in(2),
-                          c.in(3),
-                          c.in(4),
-                          training,
-                          c.attrs().real("epsilon"),
-                          c.attrs().real("momentum"));
-                  if (training) {
-                    // MindSpore's BatchNorm updates its moving-statistics Parameters in place.
-                    c.var(3).set(r.movingMean());
-                    c.var(4).set(r.movingVariance());
-                  }
-                  return new Tensor[] {r.y(), r.batchMean(), r.batchVariance()};
-                },
+                c -> batchNorm(c, c.attrs().bool("is_training", false), Normalization.Sums.LOCAL),
                 g -> {
                   Tensor[] d =
                       g.ops(
@@ -478,18 +493,9 @@ final class NnOps {
             .shards(ReductionRules.batchNorm()),
         OpDef.of(
                 "BatchNormGrad",
-                c -> {
-                  Normalization.NormGrads r =
-                      Normalization.batchNormGrad(
-                          c.in(0),
-                          c.in(1),
-                          c.in(2),
-                          c.in(3),
-                          c.in(4),
-                          c.attrs().bool("is_training", false),
-                          c.attrs().real("epsilon"));
-                  return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
-                },
+                c ->
+                    batchNormGrad(
+                        c, c.attrs().bool("is_training", false), Normalization.Sums.LOCAL),
                 GradRule.UNDEFINED)
             .infers(
                 (a, in) ->

@@ -26,7 +26,7 @@ public record NodeSharding(
     List<TensorLayout> outputs,
     List<Partial> partial,
     Localizer localizer,
-    Exchanger exchanger) {
+    Lowerer lowerer) {
 
   public NodeSharding {
     strategy = List.copyOf(strategy);
@@ -37,7 +37,7 @@ public record NodeSharding(
       throw new IllegalArgumentException("one partial entry per output");
     }
     localizer = localizer == null ? Localizer.SAME : localizer;
-    exchanger = exchanger == null ? Exchanger.NONE : exchanger;
+    lowerer = lowerer == null ? Lowerer.NONE : lowerer;
   }
 
   /** A sharding whose kernel needs no neighbour exchange. */
@@ -47,7 +47,7 @@ public record NodeSharding(
       List<TensorLayout> outputs,
       List<Partial> partial,
       Localizer localizer) {
-    this(strategy, inputs, outputs, partial, localizer, Exchanger.NONE);
+    this(strategy, inputs, outputs, partial, localizer, Lowerer.NONE);
   }
 
   /** A sharding whose kernel runs with the call's own attributes on every rank. */
@@ -56,7 +56,7 @@ public record NodeSharding(
       List<TensorLayout> inputs,
       List<TensorLayout> outputs,
       List<Partial> partial) {
-    this(strategy, inputs, outputs, partial, Localizer.SAME, Exchanger.NONE);
+    this(strategy, inputs, outputs, partial, Localizer.SAME, Lowerer.NONE);
   }
 
   /**
@@ -72,37 +72,56 @@ public record NodeSharding(
   }
 
   /**
-   * The neighbour exchanges (MindSpore's NeighborExchangeV2, attributes without the group) around
-   * one rank's kernel: {@code inputs} maps an input index to the exchange its slice goes through
-   * before the kernel reads it (the slice framed by its neighbours' rows and columns); {@code
+   * How one rank runs the node besides its kernel on its slices (attributes without the group,
+   * which the partitioner adds): {@code inputs} maps an input index to the halo exchange
+   * (MindSpore's NeighborExchangeV2) its slice goes through before the kernel reads it; {@code
    * outputs} maps an output index to the exchange whose gradient turns the kernel's framed result
-   * into the output's slice (the frame sent back and added onto the neighbours' slices).
+   * into the output's slice; {@code replacement}, when not null, is the communicating operator the
+   * rank runs instead of the node's own (MindSpore's replace_op: SyncBatchNorm for a training
+   * BatchNorm whose batch is split), over the ranks of its group.
    */
-  public record Exchanges(Map<Integer, Attrs> inputs, Map<Integer, Attrs> outputs) {
-    public static final Exchanges NONE = new Exchanges(Map.of(), Map.of());
+  public record Lowering(
+      Map<Integer, Attrs> inputs, Map<Integer, Attrs> outputs, Replacement replacement) {
+    public static final Lowering NONE = new Lowering(Map.of(), Map.of(), null);
 
-    public Exchanges {
+    public Lowering {
       inputs = Map.copyOf(inputs);
       outputs = Map.copyOf(outputs);
     }
 
     /** Input {@code i} exchanged with {@code attrs}; NONE when {@code attrs} is null. */
-    public static Exchanges input(int i, Attrs attrs) {
-      return attrs == null ? NONE : new Exchanges(Map.of(i, attrs), Map.of());
+    public static Lowering input(int i, Attrs attrs) {
+      return attrs == null ? NONE : new Lowering(Map.of(i, attrs), Map.of(), null);
     }
 
     /** Output {@code o} framed by the exchange {@code attrs}; NONE when {@code attrs} is null. */
-    public static Exchanges output(int o, Attrs attrs) {
-      return attrs == null ? NONE : new Exchanges(Map.of(), Map.of(o, attrs));
+    public static Lowering output(int o, Attrs attrs) {
+      return attrs == null ? NONE : new Lowering(Map.of(), Map.of(o, attrs), null);
+    }
+
+    /** The node run as the communicating operator {@code op} over {@code group} (world ranks). */
+    public static Lowering replaced(String op, List<Integer> group) {
+      return new Lowering(Map.of(), Map.of(), new Replacement(op, group));
     }
   }
 
-  /** The exchanges around a rank's kernel. */
-  @FunctionalInterface
-  public interface Exchanger {
-    Exchanges at(int rank);
+  /**
+   * A communicating operator (made for the rank's communicator by name: {@code
+   * CollectiveOps.named}) run with the node's attributes plus {@code group}, the world ranks it
+   * combines values with.
+   */
+  public record Replacement(String op, List<Integer> group) {
+    public Replacement {
+      group = List.copyOf(group);
+    }
+  }
 
-    Exchanger NONE = rank -> Exchanges.NONE;
+  /** The lowering of a node on each rank. */
+  @FunctionalInterface
+  public interface Lowerer {
+    Lowering at(int rank);
+
+    Lowerer NONE = rank -> Lowering.NONE;
   }
 
   /**

@@ -52,13 +52,29 @@ public final class Normalization {
       boolean training,
       double epsilon,
       double momentum) {
-    return batchNorm(x, scale, bias, movingMean, movingVariance, training, epsilon, momentum, true);
+    return batchNorm(
+        x, scale, bias, movingMean, movingVariance, training, epsilon, momentum, true, Sums.LOCAL);
   }
 
   /**
-   * As {@link #batchNorm(Tensor, Tensor, Tensor, Tensor, Tensor, boolean, double, double)}; with
-   * {@code unbiasedMovingVariance} the moving variance is updated with {@code var * m/(m-1)}
-   * (MindSpore's behaviour, the default), otherwise with the biased batch variance.
+   * Sums of per-channel values across the ranks holding blocks of one batch (SyncBatchNorm's
+   * AllReduce); {@link #LOCAL} on one rank.
+   */
+  @FunctionalInterface
+  public interface Sums {
+    /** {@code values} summed element-wise over the ranks (may be {@code values} itself). */
+    double[] acrossRanks(double[] values);
+
+    Sums LOCAL = v -> v;
+  }
+
+  /**
+   * BatchNorm on one block of a batch split over ranks; {@code unbiasedMovingVariance}: the moving
+   * variance takes {@code var * m/(m-1)} (MindSpore's behaviour) rather than the biased batch
+   * variance. In training the statistics are those of the whole batch, the per-channel sums and
+   * counts combined by {@code sums} (the mean first, then the squared deviations from it, as one
+   * rank computes them), so every rank normalises and updates the moving statistics as a
+   * stand-alone run would.
    */
   public static BatchNormResult batchNorm(
       Tensor x,
@@ -69,27 +85,40 @@ public final class Normalization {
       boolean training,
       double epsilon,
       double momentum,
-      boolean unbiasedMovingVariance) {
+      boolean unbiasedMovingVariance,
+      Sums sums) {
     batchNormType(x.type(), scale.type(), bias.type(), movingMean.type(), movingVariance.type());
     int[] d = channels("BatchNorm", x.type(), scale.type());
     int c = d[1];
     int inner = d[2];
-    int m = d[0] * inner;
+    double m = (double) d[0] * inner;
     double[] mean = new double[c];
     double[] var = new double[c];
     if (training) {
+      double[] total = new double[c + 1];
       for (int ch = 0; ch < c; ch++) {
         double s = 0;
         for (int i : channelIndices(d, ch)) {
           s += x.getDouble(i);
         }
-        mean[ch] = m == 0 ? 0 : s / m;
+        total[ch] = s;
+      }
+      total[c] = m;
+      total = sums.acrossRanks(total);
+      m = total[c];
+      double[] squares = new double[c];
+      for (int ch = 0; ch < c; ch++) {
+        mean[ch] = m == 0 ? 0 : total[ch] / m;
         double q = 0;
         for (int i : channelIndices(d, ch)) {
           double v = x.getDouble(i) - mean[ch];
           q += v * v;
         }
-        var[ch] = m == 0 ? 0 : q / m;
+        squares[ch] = q;
+      }
+      squares = sums.acrossRanks(squares);
+      for (int ch = 0; ch < c; ch++) {
+        var[ch] = m == 0 ? 0 : squares[ch] / m;
       }
     } else {
       for (int ch = 0; ch < c; ch++) {
@@ -115,7 +144,7 @@ public final class Normalization {
     double[] newVar = new double[c];
     // A single element per channel has no unbiased variance: keep the biased one (0) rather than
     // dividing by zero.
-    double unbias = unbiasedMovingVariance && m > 1 ? (double) m / (m - 1) : 1;
+    double unbias = unbiasedMovingVariance && m > 1 ? m / (m - 1) : 1;
     for (int ch = 0; ch < c; ch++) {
       newMean[ch] = (1 - momentum) * movingMean.getDouble(ch) + momentum * mean[ch];
       newVar[ch] = (1 - momentum) * movingVariance.getDouble(ch) + momentum * var[ch] * unbias;
@@ -137,23 +166,47 @@ public final class Normalization {
       Tensor saveVariance,
       boolean training,
       double epsilon) {
+    return batchNormGrad(dy, x, scale, saveMean, saveVariance, training, epsilon, Sums.LOCAL);
+  }
+
+  /**
+   * BatchNormGrad on one block of a batch split over ranks (SyncBatchNormGrad): the per-channel
+   * sums of the gradient and of its product with the normalised input, and the count, combined by
+   * {@code sums}; {@code dscale}/{@code dbias} are then the whole batch's on every rank.
+   */
+  public static NormGrads batchNormGrad(
+      Tensor dy,
+      Tensor x,
+      Tensor scale,
+      Tensor saveMean,
+      Tensor saveVariance,
+      boolean training,
+      double epsilon,
+      Sums sums) {
     batchNormGradType(dy.type(), x.type(), scale.type(), saveMean.type(), saveVariance.type());
     int[] d = channels("BatchNormGrad", x.type(), scale.type());
     int c = d[1];
-    int m = d[0] * d[2];
     Tensor dx = Tensor.zeros(x.dtype(), x.shape());
-    double[] dscale = new double[c];
-    double[] dbias = new double[c];
+    double[] total = new double[2 * c + 1];
+    for (int ch = 0; ch < c; ch++) {
+      double mean = saveMean.getDouble(ch);
+      double rstd = 1 / Math.sqrt(saveVariance.getDouble(ch) + epsilon);
+      for (int i : channelIndices(d, ch)) {
+        double g = dy.getDouble(i);
+        total[ch] += g;
+        total[c + ch] += g * (x.getDouble(i) - mean) * rstd;
+      }
+    }
+    total[2 * c] = (double) d[0] * d[2];
+    total = sums.acrossRanks(total);
+    double m = total[2 * c];
+    double[] dbias = java.util.Arrays.copyOfRange(total, 0, c);
+    double[] dscale = java.util.Arrays.copyOfRange(total, c, 2 * c);
     for (int ch = 0; ch < c; ch++) {
       double mean = saveMean.getDouble(ch);
       double rstd = 1 / Math.sqrt(saveVariance.getDouble(ch) + epsilon);
       double sc = scale.getDouble(ch);
       int[] idx = channelIndices(d, ch);
-      for (int i : idx) {
-        double g = dy.getDouble(i);
-        dbias[ch] += g;
-        dscale[ch] += g * (x.getDouble(i) - mean) * rstd;
-      }
       for (int i : idx) {
         double g = dy.getDouble(i);
         if (training) {

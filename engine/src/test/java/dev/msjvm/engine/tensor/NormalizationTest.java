@@ -38,7 +38,8 @@ class NormalizationTest {
     GradCheck.assertValues(new double[] {1.1}, r.movingVariance(), 1e-7);
     // The overload can take the biased variance instead.
     Normalization.BatchNormResult b =
-        Normalization.batchNorm(x, one, zero, zero, one, true, 0, 0.1, false);
+        Normalization.batchNorm(
+            x, one, zero, zero, one, true, 0, 0.1, false, Normalization.Sums.LOCAL);
     GradCheck.assertValues(new double[] {1.0}, b.movingVariance(), 1e-7);
     assertEquals(DType.FLOAT32, r.y().dtype());
   }

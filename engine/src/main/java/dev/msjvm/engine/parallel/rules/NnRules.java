@@ -50,9 +50,9 @@ public final class NnRules {
         .localizing(
             (attrs, s, rank) ->
                 forwardHalo(attrs, s).localAttrs(attrs, s.inputLayouts().get(0), rank))
-        .exchanging(
+        .lowering(
             (attrs, s, rank) ->
-                NodeSharding.Exchanges.input(
+                NodeSharding.Lowering.input(
                     0, forwardHalo(attrs, s).exchangeAttrs(s.inputLayouts().get(0), rank)))
         .offering(NnRules::wholeImages);
   }
@@ -85,9 +85,9 @@ public final class NnRules {
               return halo.localAttrs(attrs, dx, rank)
                   .with("input_shape", List.of(framed[0], framed[1], framed[2], framed[3]));
             })
-        .exchanging(
+        .lowering(
             (attrs, s, rank) ->
-                NodeSharding.Exchanges.output(
+                NodeSharding.Lowering.output(
                     0, inputGradHalo(attrs, s).exchangeAttrs(s.outputLayouts().get(0), rank)))
         .offering(NnRules::wholeImages);
   }
@@ -119,9 +119,9 @@ public final class NnRules {
                         ShardingRule.outputShapeAttr("filter_shape").local(attrs, s, rank),
                         s.inputLayouts().get(1),
                         rank))
-        .exchanging(
+        .lowering(
             (attrs, s, rank) ->
-                NodeSharding.Exchanges.input(
+                NodeSharding.Lowering.input(
                     1, filterGradHalo(attrs, s).exchangeAttrs(s.inputLayouts().get(1), rank)))
         .offering(strategy -> strategy.get(1).get(2) == 1 && strategy.get(1).get(3) == 1);
   }

@@ -2,6 +2,8 @@ package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.NodeSharding;
+import dev.msjvm.engine.parallel.TensorLayout;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -117,12 +119,72 @@ public final class ReductionRules {
 
   /** BatchNorm. */
   public static ShardingRule batchNorm() {
-    return ShardingRule.of(ReductionRules::batchNorm);
+    return ShardingRule.of(ReductionRules::batchNorm)
+        .checking(ReductionRules::batchNormGroupSize)
+        .lowering(synced("SyncBatchNorm"));
+  }
+
+  /**
+   * BatchNormInfo's checks of a {@code group_size} attribute (the statistics then synchronised over
+   * blocks of that many consecutive ranks only): a power of 2 dividing the device count, the batch
+   * split over all devices.
+   */
+  private static String batchNormGroupSize(
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> s, List<Shape> shapes, int n) {
+    if (!attrs.has("group_size")) {
+      return null;
+    }
+    int g = attrs.integer("group_size");
+    if (g < 1 || g > n || (g & (g - 1)) != 0 || n % g != 0) {
+      return "The group size is out of range, it must be in [1, "
+          + n
+          + "], it must be the power of 2, and it can divide all device num "
+          + n
+          + ", but got "
+          + g;
+    }
+    if (s.get(0).get(0) != n) {
+      return "The config group size only support the N dimension is shard with device num";
+    }
+    return null;
   }
 
   /** BatchNormGrad. */
   public static ShardingRule batchNormGrad() {
-    return ShardingRule.of(ReductionRules::batchNormGrad);
+    return ShardingRule.of(ReductionRules::batchNormGrad).lowering(synced("SyncBatchNormGrad"));
+  }
+
+  /**
+   * In training, where the batch (or H, W) of input 0 is split, the rank runs {@code op}
+   * (MindSpore's BatchNormInfo replaces BatchNorm with SyncBatchNorm) over the ranks holding the
+   * other blocks of its channels: the devices varying along the axes that split those dimensions.
+   */
+  private static ShardingRule.Lowerer synced(String op) {
+    return (attrs, s, rank) -> {
+      if (!attrs.bool("is_training", false)) {
+        return NodeSharding.Lowering.NONE;
+      }
+      TensorLayout x = s.inputLayouts().get(0);
+      if (attrs.has("group_size")) {
+        // Blocks of group_size consecutive ranks (the batch is split over all of them); 1: none.
+        int g = attrs.integer("group_size");
+        List<Integer> ranks = x.deviceMatrix().rankList();
+        int first = ranks.indexOf(rank) / g * g;
+        return g == 1
+            ? NodeSharding.Lowering.NONE
+            : NodeSharding.Lowering.replaced(op, ranks.subList(first, first + g));
+      }
+      List<Integer> axes = new ArrayList<>();
+      for (int d = 0; d < x.rank(); d++) {
+        if (d != 1 && x.splitCount(d) > 1) {
+          axes.add(x.deviceAxisOf(d));
+        }
+      }
+      if (axes.isEmpty()) {
+        return NodeSharding.Lowering.NONE;
+      }
+      return NodeSharding.Lowering.replaced(op, x.deviceMatrix().devicesVaryingOnly(rank, axes));
+    };
   }
 
   /**
@@ -222,8 +284,9 @@ public final class ReductionRules {
 
   /**
    * BatchNorm(x, scale, bias, mean, variance): channel dim 1 shared with the four vectors. In
-   * training the batch statistics need every N, H, W: those dims stay unsplit here (MindSpore
-   * instead replaces the op by a SyncBatchNorm-style graph with an AllReduce).
+   * training the batch statistics need every N, H, W: where those are split the rank runs
+   * SyncBatchNorm over the ranks holding the rest of the batch (MindSpore's BatchNormInfo replaces
+   * the op the same way), so the statistics outputs are whole.
    */
   static EinsumSpec batchNorm(Attrs attrs, List<Shape> shapes) {
     // In inference the statistics outputs are the mean/variance inputs: x's dims do not matter.
@@ -232,8 +295,9 @@ public final class ReductionRules {
 
   /**
    * BatchNormGrad(dy, x, scale, mean, variance) -> (dx, dscale, dbias), mirroring BatchNorm. In
-   * training dx needs the per-channel sums over N, H, W: those dims stay unsplit; in inference dx
-   * is elementwise and dscale/dbias, sums over N, H, W, are partial (SUM) where those are split.
+   * training dx needs the per-channel sums over N, H, W: where those are split the rank runs
+   * SyncBatchNormGrad, which sums them over its group (dscale/dbias whole); in inference dx is
+   * elementwise and dscale/dbias, sums over N, H, W, are partial (SUM) where those are split.
    */
   static EinsumSpec batchNormGrad(Attrs attrs, List<Shape> shapes) {
     return perChannel(attrs, shapes.get(0).rank(), 2, 3, PartialOp.SUM);
@@ -251,6 +315,8 @@ public final class ReductionRules {
     EinsumSpec spec =
         new EinsumSpec(in, in, List.of(x, c, c), x, "", Map.of(), (char) 0, null, false);
     String others = x.substring(0, 1) + x.substring(2);
-    return attrs.bool("is_training", false) ? spec.unsplit(others) : spec.reduce(others, inference);
+    // In training the kernel sums its statistics over the ranks itself (SyncBatchNorm): the
+    // statistics outputs, and dscale/dbias, come out whole.
+    return spec.reduce(others, attrs.bool("is_training", false) ? PartialOp.NONE : inference);
   }
 }

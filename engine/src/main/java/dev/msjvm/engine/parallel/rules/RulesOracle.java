@@ -108,7 +108,7 @@ public final class RulesOracle implements ShardingOracle {
             : sharding.outputLayouts(),
         partial,
         (a, rank) -> rule.localAttrs(a, sharding, rank),
-        rank -> rule.exchanges(attrs, sharding, rank));
+        rank -> rule.lowering(attrs, sharding, rank));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.comm.CollectiveOps;
 import dev.msjvm.engine.comm.Communicator;
 import dev.msjvm.engine.comm.InJvmWorld;
 import dev.msjvm.engine.comm.NeighborExchange;
@@ -26,7 +27,8 @@ import java.util.stream.Collectors;
 
 /**
  * Runs one operator sharded: each rank slices the full inputs by the input layouts, exchanges the
- * halos its rule asks for (a Conv2D split along H or W), runs the op's registered kernel on its
+ * halos its rule asks for (a Conv2D split along H or W), runs the op's registered kernel (or the
+ * communicating operator its rule substitutes: SyncBatchNorm for a batch-split BatchNorm) on its
  * slices (through {@link Runtime}), sends back the halos of framed outputs, then performs the
  * forward communication of every partial output (AllReduce or ReduceScatter through its {@link
  * Communicator}, ReduceMean's division). The result is each rank's local output, which equals the
@@ -97,14 +99,24 @@ public final class ShardedRun {
     }
     ShardingRule rule = Rules.of(op);
     Attrs local = rule.localAttrs(attrs, sharding, comm.rank());
-    NodeSharding.Exchanges exchanges = rule.exchanges(attrs, sharding, comm.rank());
-    for (var e : exchanges.inputs().entrySet()) {
+    NodeSharding.Lowering lowering = rule.lowering(attrs, sharding, comm.rank());
+    for (var e : lowering.inputs().entrySet()) {
       Attrs ex = e.getValue().with("group", comm.worldGroup());
       inputs[e.getKey()] = rt.apply(NeighborExchange.exchange(comm), ex, inputs[e.getKey()])[0];
     }
+    NodeSharding.Replacement replacement = lowering.replacement();
+    if (replacement != null) {
+      String group =
+          replacement.group().stream()
+              .map(String::valueOf)
+              .collect(Collectors.joining("_", "op_", ""));
+      comm.createGroup(group, replacement.group());
+      def = CollectiveOps.named(replacement.op(), comm);
+      local = local.with("group", group);
+    }
     Tensor[] out = rt.apply(def, local, inputs);
     for (int o = 0; o < out.length; o++) {
-      Attrs ex = exchanges.outputs().get(o);
+      Attrs ex = lowering.outputs().get(o);
       if (ex != null) {
         out[o] =
             rt.apply(

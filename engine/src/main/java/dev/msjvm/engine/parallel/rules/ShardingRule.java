@@ -32,7 +32,7 @@ public record ShardingRule(
     Checker check,
     AttrLocalizer localizer,
     OutChecker outCheck,
-    Exchanger exchanger,
+    Lowerer lowerer,
     java.util.function.Predicate<List<List<Integer>>> offered) {
 
   /** The op's spec for one call. */
@@ -90,10 +90,10 @@ public record ShardingRule(
    * (NeighborExchangeV2Grad) before it is the output's slice.
    */
   @FunctionalInterface
-  public interface Exchanger {
-    NodeSharding.Exchanges at(Attrs attrs, OpSharding sharding, int rank);
+  public interface Lowerer {
+    NodeSharding.Lowering at(Attrs attrs, OpSharding sharding, int rank);
 
-    Exchanger NONE = (attrs, sharding, rank) -> NodeSharding.Exchanges.NONE;
+    Lowerer NONE = (attrs, sharding, rank) -> NodeSharding.Lowering.NONE;
   }
 
   public ShardingRule {
@@ -101,7 +101,7 @@ public record ShardingRule(
     java.util.Objects.requireNonNull(check);
     java.util.Objects.requireNonNull(localizer);
     java.util.Objects.requireNonNull(outCheck);
-    java.util.Objects.requireNonNull(exchanger);
+    java.util.Objects.requireNonNull(lowerer);
     java.util.Objects.requireNonNull(offered);
   }
 
@@ -113,30 +113,30 @@ public record ShardingRule(
         Checker.NONE,
         AttrLocalizer.SAME,
         OutStrategy::check,
-        Exchanger.NONE,
+        Lowerer.NONE,
         strategy -> true);
   }
 
   /** This rule, as operator {@code op}'s. */
   public ShardingRule named(String op) {
-    return new ShardingRule(op, spec, check, localizer, outCheck, exchanger, offered);
+    return new ShardingRule(op, spec, check, localizer, outCheck, lowerer, offered);
   }
 
   public ShardingRule checking(Checker checker) {
-    return new ShardingRule(name, spec, checker, localizer, outCheck, exchanger, offered);
+    return new ShardingRule(name, spec, checker, localizer, outCheck, lowerer, offered);
   }
 
   public ShardingRule localizing(AttrLocalizer local) {
-    return new ShardingRule(name, spec, check, local, outCheck, exchanger, offered);
+    return new ShardingRule(name, spec, check, local, outCheck, lowerer, offered);
   }
 
   /** This rule with its own out_strategy check (Gather's). */
   public ShardingRule checkingOut(OutChecker checker) {
-    return new ShardingRule(name, spec, check, localizer, checker, exchanger, offered);
+    return new ShardingRule(name, spec, check, localizer, checker, lowerer, offered);
   }
 
   /** This rule with neighbour exchanges around the kernel. */
-  public ShardingRule exchanging(Exchanger ex) {
+  public ShardingRule lowering(Lowerer ex) {
     return new ShardingRule(name, spec, check, localizer, outCheck, ex, offered);
   }
 
@@ -146,7 +146,7 @@ public record ShardingRule(
    * sharding propagation alone, and the cost model does not price a halo exchange.
    */
   public ShardingRule offering(java.util.function.Predicate<List<List<Integer>>> filter) {
-    return new ShardingRule(name, spec, check, localizer, outCheck, exchanger, filter);
+    return new ShardingRule(name, spec, check, localizer, outCheck, lowerer, filter);
   }
 
   /**
@@ -218,8 +218,8 @@ public record ShardingRule(
   }
 
   /** The neighbour exchanges around rank {@code rank}'s kernel under {@code sharding}. */
-  public NodeSharding.Exchanges exchanges(Attrs attrs, OpSharding sharding, int rank) {
-    return exchanger.at(attrs, sharding, rank);
+  public NodeSharding.Lowering lowering(Attrs attrs, OpSharding sharding, int rank) {
+    return lowerer.at(attrs, sharding, rank);
   }
 
   static List<Integer> ranks(int n) {

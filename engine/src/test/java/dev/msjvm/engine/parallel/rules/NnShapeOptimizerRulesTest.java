@@ -42,7 +42,9 @@ class NnShapeOptimizerRulesTest {
           Map.entry(
               "BatchNormGrad training=false",
               "abc,abc,b,b,b->abc,b,b matrix=abc reduce={a:SUM,c:SUM}"),
-          Map.entry("BatchNormGrad training=true", "abc,abc,b,b,b->abc,b,b matrix=abc unsplit=ac"),
+          Map.entry(
+              "BatchNormGrad training=true",
+              "abc,abc,b,b,b->abc,b,b matrix=abc reduce={a:NONE,c:NONE}"),
           Map.entry("Tile [2,4] x (2,1,2)", "abc->abc layouts=b_ matrix=abc"),
           Map.entry("TileGrad [2,2,8] to [2,4]", "abc->b_ matrix=abc reduce={a:SUM,c:SUM}"),
           Map.entry("Lamb", "ab,ab,ab,,,,,,,ab->ab,ab,ab matrix=ab unsplit=ab"),
@@ -219,7 +221,7 @@ class NnShapeOptimizerRulesTest {
     List<Shape> shapes = List.of(Shape.of(1, 1, 8, 8), Shape.of(1, 1, 3, 3));
     ShardingRule rule = Rules.of("Conv2D");
     OpSharding s = rule.shard(same, shapes, List.of(List.of(1, 1, 2, 4), List.of(1, 1, 1, 1)), 8);
-    Attrs ex = rule.exchanges(same, s, 5).inputs().get(0);
+    Attrs ex = rule.lowering(same, s, 5).inputs().get(0);
     assertEquals(List.of(1, 2, 6, -1, -1, -1, 4, 0), ex.ints("send_rank_ids"));
     assertEquals(List.of(1, 0, 1, 1), ex.ints("send_lens"));
     assertEquals(List.of(1, 2, 6, -1, -1, -1, 4, 0), ex.ints("recv_rank_ids"));
@@ -234,13 +236,37 @@ class NnShapeOptimizerRulesTest {
     Attrs valid = conv("valid", 2);
     List<Shape> even = List.of(Shape.of(4, 4, 8, 8), Shape.of(4, 4, 2, 2));
     OpSharding v = rule.shard(valid, even, List.of(List.of(1, 1, 2, 2), List.of(1, 1, 1, 1)), 8);
-    assertEquals(NodeSharding.Exchanges.NONE, rule.exchanges(valid, v, 3));
+    assertEquals(NodeSharding.Lowering.NONE, rule.lowering(valid, v, 3));
     assertEquals(valid, rule.localAttrs(valid, v, 3));
 
     // The search is offered no H/W split (MindSpore generates them for sharding propagation only).
     assertTrue(
         rule.candidates(same, shapes, 8, false).stream()
             .allMatch(c -> c.get(0).get(2) == 1 && c.get(0).get(3) == 1));
+  }
+
+  @Test
+  void trainingBatchNormSplitAlongTheBatchSumsItsStatisticsOverItsGroup() {
+    // ((2, 1, 2, 1), ...) on 8 devices: device matrix [2, 1, 2, 1] plus the repeated axis 2 on the
+    // right; rank 0's batch and H blocks are on ranks 0, 2, 4, 6 (the repeated copies apart).
+    Attrs training = Attrs.of("is_training", true, "epsilon", 1e-5, "momentum", 0.1);
+    Shape c = Shape.of(4);
+    List<Shape> shapes = List.of(Shape.of(4, 4, 6, 6), c, c, c, c);
+    List<Integer> ch = List.of(1);
+    OpSharding s =
+        Rules.of("BatchNorm")
+            .shard(training, shapes, List.of(List.of(2, 1, 2, 1), ch, ch, ch, ch), 8);
+    NodeSharding.Replacement r0 = Rules.of("BatchNorm").lowering(training, s, 0).replacement();
+    assertEquals("SyncBatchNorm", r0.op());
+    assertEquals(List.of(0, 2, 4, 6), r0.group());
+    assertEquals(
+        List.of(1, 3, 5, 7), Rules.of("BatchNorm").lowering(training, s, 1).replacement().group());
+    assertTrue(s.partial(1).isEmpty(), "the batch mean comes out whole");
+    Attrs inference = training.with("is_training", false);
+    OpSharding i =
+        Rules.of("BatchNorm")
+            .shard(inference, shapes, List.of(List.of(2, 1, 2, 1), ch, ch, ch, ch), 8);
+    assertEquals(NodeSharding.Lowering.NONE, Rules.of("BatchNorm").lowering(inference, i, 0));
   }
 
   @Test
