@@ -3,9 +3,7 @@ package dev.msjvm.engine.parallel.rules;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.parallel.TensorLayout;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A Conv2D whose input is split along H or W (MindSpore's {@code Conv2DInfo}, conv2d_info.cc): its
@@ -79,15 +77,14 @@ final class ConvHalo {
    * wSplit}.
    */
   static ConvHalo of(Attrs attrs, Shape x, Shape w, Shape out, int hSplit, int wSplit) {
-    String mode = padMode(attrs);
-    int[] stride = pair(attrs, "stride");
-    int[] dilation = pair(attrs, "dilation");
-    int[] pad = padList(attrs, mode, x, w, out, stride, dilation);
+    String mode = NnRules.padMode(attrs, "valid");
+    int[] stride = NnRules.pair(attrs, "stride");
+    int[] pad = padList(attrs, mode, x, w, out, stride);
     Dim[] dims = new Dim[2];
     String problem = null;
     int[] splits = {hSplit, wSplit};
     for (int a = 0; a < 2; a++) {
-      int k = dilation[a] * (w.dim(2 + a) - 1) + 1;
+      int k = NnRules.extent(attrs, w, a);
       int in = x.dim(2 + a);
       int o = out.dim(2 + a);
       int split = splits[a];
@@ -187,11 +184,11 @@ final class ConvHalo {
         "send_rank_ids",
         directions(sendLens, top, bottom, left, right, corners),
         "send_lens",
-        ints(sendLens),
+        java.util.Arrays.stream(sendLens).boxed().toList(),
         "recv_rank_ids",
         directions(recvLens, top, bottom, left, right, corners),
         "recv_lens",
-        ints(recvLens),
+        java.util.Arrays.stream(recvLens).boxed().toList(),
         "data_format",
         "NCHW");
   }
@@ -299,10 +296,10 @@ final class ConvHalo {
    * trimmed of rows the stride never reaches (Conv2DInfo::AdjustPadList), "valid" none.
    */
   private static int[] padList(
-      Attrs attrs, String mode, Shape x, Shape w, Shape out, int[] stride, int[] dilation) {
-    int[] pad = new int[4];
+      Attrs attrs, String mode, Shape x, Shape w, Shape out, int[] stride) {
+    int[] pad = NnRules.pads(attrs);
     for (int a = 0; a < 2; a++) {
-      int k = dilation[a] * (w.dim(2 + a) - 1) + 1;
+      int k = NnRules.extent(attrs, w, a);
       int in = x.dim(2 + a);
       switch (mode) {
         case "same" -> {
@@ -311,9 +308,6 @@ final class ConvHalo {
           pad[2 * a + 1] = needed - needed / 2;
         }
         case "pad" -> {
-          List<Integer> v = attrs.ints("pad");
-          pad[2 * a] = v.get((2 * a) % v.size());
-          pad[2 * a + 1] = v.get((2 * a + 1) % v.size());
           int useless = (in + pad[2 * a] + pad[2 * a + 1] - k) % stride[a];
           pad[2 * a + 1] = useless > pad[2 * a + 1] ? 0 : pad[2 * a + 1] - useless;
         }
@@ -321,23 +315,5 @@ final class ConvHalo {
       }
     }
     return pad;
-  }
-
-  private static List<Integer> ints(int[] v) {
-    List<Integer> out = new ArrayList<>(v.length);
-    for (int i : v) {
-      out.add(i);
-    }
-    return List.copyOf(out);
-  }
-
-  static String padMode(Attrs attrs) {
-    return (attrs.has("pad_mode") ? attrs.string("pad_mode") : "valid").toLowerCase(Locale.ROOT);
-  }
-
-  /** A window attribute's {@code (h, w)}: from an int, {@code (h, w)} or {@code (1, 1, h, w)}. */
-  static int[] pair(Attrs attrs, String name) {
-    List<Integer> v = attrs.ints(name);
-    return new int[] {v.get(Math.max(0, v.size() - 2)), v.getLast()};
   }
 }

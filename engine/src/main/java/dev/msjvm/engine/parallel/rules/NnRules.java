@@ -470,18 +470,18 @@ public final class NnRules {
   }
 
   /** A conv kernel's reach along H ({@code a = 0}) or W: {@code dilation * (k - 1) + 1}. */
-  private static int extent(Attrs attrs, Shape w, int a) {
+  static int extent(Attrs attrs, Shape w, int a) {
     return pair(attrs, "dilation")[a] * (w.dim(2 + a) - 1) + 1;
   }
 
   /** A window attribute's {@code (h, w)}: from an int, {@code (h, w)} or {@code (1, 1, h, w)}. */
-  private static int[] pair(Attrs attrs, String name) {
+  static int[] pair(Attrs attrs, String name) {
     List<Integer> v = attrs.ints(name);
     return new int[] {v.get(Math.max(0, v.size() - 2)), v.getLast()};
   }
 
   /** Conv2D's {@code pad} as (top, bottom, left, right); zeros unless the pad mode is "pad". */
-  private static int[] pads(Attrs attrs) {
+  static int[] pads(Attrs attrs) {
     if (!attrs.has("pad") || !padMode(attrs, "valid").equals("pad")) {
       return new int[4];
     }
@@ -493,7 +493,7 @@ public final class NnRules {
     return out;
   }
 
-  private static String padMode(Attrs attrs, String otherwise) {
+  static String padMode(Attrs attrs, String otherwise) {
     return (attrs.has("pad_mode") ? attrs.string("pad_mode") : otherwise).toLowerCase(Locale.ROOT);
   }
 }
