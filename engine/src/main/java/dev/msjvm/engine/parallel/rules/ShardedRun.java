@@ -106,10 +106,7 @@ public final class ShardedRun {
     }
     NodeSharding.Replacement replacement = lowering.replacement();
     if (replacement != null) {
-      String group =
-          replacement.group().stream()
-              .map(String::valueOf)
-              .collect(Collectors.joining("_", "op_", ""));
+      String group = groupName(replacement.group());
       comm.createGroup(group, replacement.group());
       def = CollectiveOps.named(replacement.op(), comm);
       local = local.with("group", group);
@@ -135,7 +132,7 @@ public final class ShardedRun {
   /** The forward communication of one partial output on this rank. */
   public static Tensor complete(Communicator comm, OpSharding sharding, Partial p, Tensor local) {
     List<Integer> group = p.group(sharding.deviceMatrix(), comm.rank());
-    String name = group.stream().map(String::valueOf).collect(Collectors.joining("_", "op_", ""));
+    String name = groupName(group);
     comm.createGroup(name, group);
     float[] data = floats(local);
     Shape shape = local.shape();
@@ -156,6 +153,11 @@ public final class ShardedRun {
     }
     Tensor t = Tensor.ofFloats(shape, data);
     return local.dtype() == DType.FLOAT32 ? t : t.astype(local.dtype());
+  }
+
+  /** The name this runner gives the group of {@code ranks}. */
+  private static String groupName(List<Integer> ranks) {
+    return ranks.stream().map(String::valueOf).collect(Collectors.joining("_", "op_", ""));
   }
 
   private static float[] floats(Tensor t) {
