@@ -132,4 +132,65 @@ msjvm_java_cmd() {
       "--upgrade-module-path=$MSJVM_FRONTEND/jit")
   fi
   MSJVM_JAVA+=(${MSJVM_JAVA_OPTS:-} -cp "$cp")
+  # The JIT's --upgrade-module-path rules out an ahead-of-time cache (the JVM refuses to dump one).
+  if [ "${MSJVM_JIT:-1}" = "0" ] || [ ! -d "$MSJVM_FRONTEND/jit" ]; then
+    msjvm_aot_cache
+  fi
+}
+
+# JDK 25's ahead-of-time cache (JEP 483/514/515): the classes a launcher's JVM loads (the JDK's,
+# Truffle's, GraalPy's, the engine's) are read, verified and linked once, with the profiles of their
+# hot methods, and mapped from a file by every later start, which halves a short script's time
+# (docs/PERFORMANCE.md). One cache per build: the key covers the JDK, the JVM options and every jar
+# on the class path with its size and time, so a rebuild makes a new one (the JVM would refuse a
+# stale one anyway). The first launcher to miss it trains it on tools/aot/training.py (2 ranks,
+# output discarded; a minute, once); a launcher that finds another one training runs without.
+# MSJVM_AOT=off runs without the cache. Appends to MSJVM_JAVA.
+msjvm_aot_cache() {
+  [ "${MSJVM_AOT:-on}" = "off" ] && return 0
+  [ "$(msjvm_jdk_version "$JAVA_HOME")" -ge 25 ] || return 0
+  # Its archived heap objects need an old generation beside the 512 MB young one, and its
+  # compressed pointers a heap under 32 GB; outside those a JVM given the cache fails or complains.
+  local xmx mb
+  xmx="$(printf '%s\n' "${MSJVM_JAVA[@]}" | sed -n 's/^-Xmx//p' | tail -1)"
+  if [ -n "$xmx" ]; then
+    case "$xmx" in
+      *[gG]) mb=$(( ${xmx%?} * 1024 )) ;;
+      *[mM]) mb=${xmx%?} ;;
+      *[kK]) mb=$(( ${xmx%?} / 1024 )) ;;
+      *) mb=$(( xmx / 1048576 )) ;;
+    esac
+    [ "$mb" -ge 768 ] && [ "$mb" -lt 32768 ] || return 0
+  fi
+  local dir key file cp entry
+  dir="$(msjvm_cache_dir)/aot"
+  cp="$(printf '%s\n' "${MSJVM_JAVA[@]}" | sed -n '/^-cp$/{n;p;}')"
+  key=$( {
+    cat "$JAVA_HOME/release"
+    printf '%s\n' "${MSJVM_JAVA[@]}" | grep -v '^-Xmx'
+    IFS=: read -ra entry <<<"$cp"
+    stat -c '%n %s %Y' "${entry[@]}" 2>/dev/null
+  } | sha256sum | cut -c1-16)
+  file="$dir/msjvm-$key.aot"
+  if [ ! -f "$file" ]; then
+    mkdir -p "$dir" || return 0
+    # A lock left by a training that was killed is stale after 10 minutes.
+    find "$file.lock" -maxdepth 0 -mmin +10 -exec rmdir {} \; 2>/dev/null || true
+    mkdir "$file.lock" 2>/dev/null || return 0
+    echo "msjvm: preparing the start-up cache for this build (once, about a minute)..." >&2
+    local work; work="$(mktemp -d)"
+    # Written beside its final name, so that the rename a reader may race with is atomic.
+    if (cd "$work" && "${MSJVM_JAVA[@]}" -XX:AOTCacheOutput="$file.$$.tmp" \
+        dev.msjvm.frontend.MsRun --worker_num=2 --local_worker_num=2 --log_dir="$work/logs" \
+        "$MSJVM_REPO/tools/aot/training.py") >"$work/out" 2>&1 && [ -s "$file.$$.tmp" ]; then
+      mv "$file.$$.tmp" "$file"
+      # The three newest caches stay (each is about 150 MB; other checkouts have their own).
+      ls -t "$dir"/msjvm-*.aot 2>/dev/null | tail -n +4 | while read -r old; do rm -f "$old"; done || true
+    else
+      echo "msjvm: no start-up cache (training failed, see $work/out); running without" >&2
+      rm -f "$file.$$.tmp"; rmdir "$file.lock"; return 0
+    fi
+    rm -rf "$work"; rmdir "$file.lock"
+  fi
+  MSJVM_JAVA+=("-XX:AOTCache=$file")
 }

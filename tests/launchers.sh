@@ -19,6 +19,16 @@ printf 'import sys\nprint(" ".join(sys.argv[1:]))\nsys.exit(int(sys.argv[1]))\n'
 out=$("$repo/bin/mspython" "$work/exit.py" 7 a b 2>"$work/err"); rc=$?
 check "mspython passes argv and exit status" test "$rc:$out" = "7:7 a b"
 
+# The start-up cache (JDK 25's AOT cache, bin/msjvm-env.sh): the first launcher above trained one
+# for this build; later launchers map it, and the JVM takes it without a word on stderr.
+if [ "$MSJVM_JIT" = 0 ]; then  # the JIT's upgrade module path rules the cache out
+  aot=$(bash -c 'source "$1/bin/msjvm-env.sh"; msjvm_java_cmd; printf "%s\n" "${MSJVM_JAVA[@]}"' _ "$repo" \
+    | sed -n 's/^-XX:AOTCache=//p')
+  check "launchers start from this build's AOT cache (${aot:-none})" test -s "$aot"
+  "$repo/bin/mspython" "$work/exit.py" 0 >/dev/null 2>"$work/err"; rc=$?
+  check "... which the JVM maps silently (exit $rc, stderr: $(head -c 200 "$work/err"))" test "$rc" = 0 -a ! -s "$work/err"
+fi
+
 # mspython: an uncaught exception prints a traceback and exits 1.
 printf 'import mindspore as ms\nms.set_auto_parallel_context(device_num=0)\n' > "$work/bad.py"
 "$repo/bin/mspython" "$work/bad.py" >/dev/null 2>"$work/err"; rc=$?
