@@ -334,6 +334,16 @@ class Tensor:
         """Minimum over ``axis`` (None: all)."""
         return self._reduce("ReduceMin", axis, keepdims)
 
+    def argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        """Index (int64) of the first maximum along ``axis`` (or ``dim``); None: of all elements."""
+        from mindspore.ops.function.math_func import argmax  # pylint: disable=import-outside-toplevel
+        return argmax(self, axis if dim is None else dim, keepdims if keepdim is None else keepdim)
+
+    def argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        """Index (int32) of the first minimum along ``axis`` (or ``dim``); None: of all elements."""
+        from mindspore.ops.function.math_func import argmin  # pylint: disable=import-outside-toplevel
+        return argmin(self, axis if dim is None else dim, keepdims if keepdim is None else keepdim)
+
     def reshape(self, *shape):
         """This tensor with a new shape (``reshape(3, 2)`` or ``reshape((3, 2))``)."""
         from mindspore.ops.operations import Reshape  # pylint: disable=import-outside-toplevel

@@ -10,7 +10,7 @@ import math
 from mindspore.ops import operations as P
 from mindspore.ops.operations import _math_extra_ops as X
 
-__all__ = ["addmv", "addr", "atleast_1d", "atleast_2d", "atleast_3d", "baddbmm", "block_diag", "cartesian_prod",
+__all__ = ["addmv", "addr", "argmax", "argmin", "atleast_1d", "atleast_2d", "atleast_3d", "baddbmm", "block_diag", "cartesian_prod",
            "combinations", "copysign", "cumsum", "deg2rad", "diag", "diff", "digamma", "dist", "dstack", "exp2",
            "fmax", "fmin", "frac", "gcd", "hann_window", "heaviside", "hypot", "igamma", "igammac",
            "inplace_index_add", "isfinite", "isinf", "isnan", "isreal", "kaiser_window", "kron", "lcm", "ldexp",
@@ -724,3 +724,35 @@ def orgqr(input, input2):  # pylint: disable=redefined-builtin
         h = eye - tau * P.BatchMatMul(False, True)(v, v) if batch else eye - tau * P.MatMul(False, True)(v, v)
         q = P.BatchMatMul()(q, h) if batch else P.MatMul()(q, h)
     return P.Gather()(q, tensor(list(range(n)), mstype.int32), input.ndim - 1)
+
+
+def argmax(input, dim=None, keepdim=False):  # pylint: disable=redefined-builtin
+    """Index (int64) of the first maximum along ``dim``; None: of all elements (MindSpore's
+    ``array_func.argmax``: bool counts as int32, a 0-d input gives 0)."""
+    mstype = _mstype()
+    if not isinstance(keepdim, bool):
+        raise TypeError(f"For 'argmax', the type of 'keepdim' should be 'bool', but got type "
+                        f"'{type(keepdim).__name__}'.")
+    if not input.shape:
+        return _tensor()(0)
+    if input.dtype == mstype.bool_:
+        input = input.astype(mstype.int32)
+    if dim is None:
+        return P.Argmax(0, mstype.int64)(P.Reshape()(input, (-1,)))
+    out = P.Argmax(dim, mstype.int64)(input)
+    return P.ExpandDims()(out, dim) if keepdim else out
+
+
+def argmin(input, axis=None, keepdims=False):  # pylint: disable=redefined-builtin
+    """Index (int32) of the first minimum along ``axis``; None: of all elements (MindSpore's
+    ``math_func.argmin``), the first maximum of the negated input."""
+    mstype = _mstype()
+    if not input.shape:
+        return _tensor()(0)
+    if input.dtype == mstype.bool_:
+        raise TypeError("For 'Argmin', the input must be a numeric tensor, but got Bool.")
+    negated = P.Neg()(input)
+    if axis is None:
+        return P.Argmax(0, mstype.int32)(P.Reshape()(negated, (-1,)))
+    out = P.Argmax(axis, mstype.int32)(negated)
+    return P.ExpandDims()(out, axis) if keepdims else out
