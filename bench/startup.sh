@@ -13,20 +13,24 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 wall() { # command... -> seconds
   local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
 
-echo "| what | JIT | median wall s (n=$reps) |"
-echo "|---|---|---:|"
-for jit in 1 0; do
+# Three ways to start: the default (Truffle JIT on), interpreter-only from the JDK 25 AOT cache
+# (bin/msjvm-env.sh, trained by the warm-up run above when missing), interpreter-only without it.
+echo "| what | JIT | AOT cache | median wall s (n=$reps) |"
+echo "|---|---|---|---:|"
+for mode in "1 on" "0 on" "0 off"; do
+  read -r jit aot <<<"$mode"
+  MSJVM_JIT=$jit MSJVM_AOT=$aot "$repo/bin/mspython" "$work/one.py" >/dev/null 2>&1  # trains a missing cache
   for what in mspython msrun8; do
     for i in $(seq "$reps"); do
       if [ "$what" = mspython ]; then
-        MSJVM_JIT=$jit wall "$repo/bin/mspython" "$work/one.py"
+        MSJVM_JIT=$jit MSJVM_AOT=$aot wall "$repo/bin/mspython" "$work/one.py"
       else
-        (cd "$work" && MSJVM_JIT=$jit wall "$repo/bin/msrun" --worker_num=8 --local_worker_num=8 \
-          --log_dir=logs "$work/ranks.py")
+        (cd "$work" && MSJVM_JIT=$jit MSJVM_AOT=$aot wall "$repo/bin/msrun" --worker_num=8 \
+          --local_worker_num=8 --log_dir=logs "$work/ranks.py")
       fi
-    done | median | xargs printf "| %s | %s | %.2f |\n" \
+    done | median | xargs printf "| %s | %s | %s | %.2f |\n" \
       "$([ $what = mspython ] && echo 'bin/mspython one-line script' || echo 'bin/msrun 8 ranks (init + get_rank)')" \
-      "$([ $jit = 1 ] && echo on || echo off)"
+      "$([ $jit = 1 ] && echo on || echo off)" "$([ $jit = 1 ] && echo '-' || echo $aot)"
   done
 done
 echo

@@ -138,12 +138,11 @@ msjvm_java_cmd() {
   fi
 }
 
-# JDK 25's ahead-of-time cache (JEP 483/514/515): the classes a launcher's JVM loads (the JDK's,
-# Truffle's, GraalPy's, the engine's) are read, verified and linked once, with the profiles of their
-# hot methods, and mapped from a file by every later start, which halves a short script's time
-# (docs/PERFORMANCE.md). One cache per build: the key covers the JDK, the JVM options and every jar
-# on the class path with its size and time, so a rebuild makes a new one (the JVM would refuse a
-# stale one anyway). The first launcher to miss it trains it on tools/aot/training.py (2 ranks,
+# JDK 25's ahead-of-time cache (JEP 483/514): the classes a launcher's JVM loads (the JDK's,
+# Truffle's, GraalPy's, the engine's) are read, verified and linked once and mapped from a file by
+# every later start, which halves a short script's time (docs/PERFORMANCE.md). One cache per build:
+# the key covers the JDK, the JVM options and every jar on the class path with its size and time,
+# so a rebuild makes a new one (the JVM would refuse a stale one anyway). The first launcher to miss it trains it on tools/aot/training.py (2 ranks,
 # output discarded; a minute, once); a launcher that finds another one training runs without.
 # MSJVM_AOT=off runs without the cache. Appends to MSJVM_JAVA.
 msjvm_aot_cache() {
@@ -166,10 +165,11 @@ msjvm_aot_cache() {
   dir="$(msjvm_cache_dir)/aot"
   cp="$(printf '%s\n' "${MSJVM_JAVA[@]}" | sed -n '/^-cp$/{n;p;}')"
   key=$( {
+    echo "classes linked, no method profiles"  # what the caches hold (a change makes new ones)
     cat "$JAVA_HOME/release"
     printf '%s\n' "${MSJVM_JAVA[@]}" | grep -v '^-Xmx'
     IFS=: read -ra entry <<<"$cp"
-    stat -c '%n %s %Y' "${entry[@]}" 2>/dev/null
+    stat -c '%n %s %Y' "${entry[@]}" 2>/dev/null || true
   } | sha256sum | cut -c1-16)
   file="$dir/msjvm-$key.aot"
   if [ ! -f "$file" ]; then
@@ -179,8 +179,11 @@ msjvm_aot_cache() {
     mkdir "$file.lock" 2>/dev/null || return 0
     echo "msjvm: preparing the start-up cache for this build (once, about a minute)..." >&2
     local work; work="$(mktemp -d)"
-    # Written beside its final name, so that the rename a reader may race with is atomic.
-    if (cd "$work" && "${MSJVM_JAVA[@]}" -XX:AOTCacheOutput="$file.$$.tmp" \
+    # Written beside its final name, so that the rename a reader may race with is atomic. Without
+    # the training run's method profiles (JEP 515): replayed, they made the interpreter's calls
+    # into Java 2-4 times slower for the whole run (bench/call_overhead.py), for 10% of the start.
+    if (cd "$work" && "${MSJVM_JAVA[@]}" -XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining \
+        -XX:AOTCacheOutput="$file.$$.tmp" \
         dev.msjvm.frontend.MsRun --worker_num=2 --local_worker_num=2 --log_dir="$work/logs" \
         "$MSJVM_REPO/tools/aot/training.py") >"$work/out" 2>&1 && [ -s "$file.$$.tmp" ]; then
       mv "$file.$$.tmp" "$file"
