@@ -21,7 +21,9 @@ check "mspython passes argv and exit status" test "$rc:$out" = "7:7 a b"
 
 # The start-up cache (JDK 25's AOT cache, bin/msjvm-env.sh): the first launcher above trained one
 # for this build; later launchers map it, and the JVM takes it without a word on stderr.
-if [ "$MSJVM_JIT" = 0 ]; then  # the JIT's upgrade module path rules the cache out
+# (JDK 25 or newer, and the JIT off: the JVM refuses to archive with its upgrade module path.)
+jdk=$(bash -c 'source "$1/bin/msjvm-env.sh"; msjvm_jdk_version "$JAVA_HOME"' _ "$repo")
+if [ "$MSJVM_JIT" = 0 ] && [ "${jdk:-0}" -ge 25 ]; then
   aot=$(bash -c 'source "$1/bin/msjvm-env.sh"; msjvm_java_cmd; printf "%s\n" "${MSJVM_JAVA[@]}"' _ "$repo" \
     | sed -n 's/^-XX:AOTCache=//p')
   check "launchers start from this build's AOT cache (${aot:-none})" test -s "$aot"
