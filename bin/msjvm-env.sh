@@ -132,42 +132,46 @@ msjvm_java_cmd() {
       "--upgrade-module-path=$MSJVM_FRONTEND/jit")
   fi
   MSJVM_JAVA+=(${MSJVM_JAVA_OPTS:-} -cp "$cp")
-  # The JIT's --upgrade-module-path rules out an ahead-of-time cache (the JVM refuses to dump one).
-  if [ "${MSJVM_JIT:-1}" = "0" ] || [ ! -d "$MSJVM_FRONTEND/jit" ]; then
-    msjvm_aot_cache
-  fi
+  msjvm_aot_cache
 }
 
 # JDK 25's ahead-of-time cache (JEP 483/514): the classes a launcher's JVM loads (the JDK's,
 # Truffle's, GraalPy's, the engine's) are read, verified and linked once and mapped from a file by
 # every later start, which halves a short script's time (docs/PERFORMANCE.md). One cache per build:
 # the key covers the JDK, the JVM options and every jar on the class path with its size and time,
-# so a rebuild makes a new one (the JVM would refuse a stale one anyway). The first launcher to miss it trains it on tools/aot/training.py (2 ranks,
-# output discarded; a minute, once); a launcher that finds another one training runs without.
-# MSJVM_AOT=off runs without the cache. Appends to MSJVM_JAVA.
+# so a rebuild makes a new one (the JVM would refuse a stale one anyway). The first launcher to
+# miss it trains it on tools/aot/training.py (2 ranks, output discarded; a minute, once); a
+# launcher that finds another one training runs without. MSJVM_AOT=off runs without the cache.
+# Appends to MSJVM_JAVA, whose other options it reads.
 msjvm_aot_cache() {
   [ "${MSJVM_AOT:-on}" = "off" ] && return 0
   [ "$(msjvm_jdk_version "$JAVA_HOME")" -ge 25 ] || return 0
+  local opts
+  opts="$(printf '%s\n' "${MSJVM_JAVA[@]}")"
+  # The JIT's --upgrade-module-path rules the cache out (the JVM refuses to dump one with it).
+  grep -q '^--upgrade-module-path' <<<"$opts" && return 0
   # Its archived heap objects need an old generation beside the 512 MB young one, and its
   # compressed pointers a heap under 32 GB; outside those a JVM given the cache fails or complains.
   local xmx mb
-  xmx="$(printf '%s\n' "${MSJVM_JAVA[@]}" | sed -n 's/^-Xmx//p' | tail -1)"
+  xmx="$(sed -n 's/^-Xmx//p' <<<"$opts" | tail -1)"
   if [ -n "$xmx" ]; then
-    case "$xmx" in
-      *[gG]) mb=$(( ${xmx%?} * 1024 )) ;;
-      *[mM]) mb=${xmx%?} ;;
-      *[kK]) mb=$(( ${xmx%?} / 1024 )) ;;
-      *) mb=$(( xmx / 1048576 )) ;;
+    [[ "$xmx" =~ ^([0-9]+)([kKmMgG]?)$ ]] || return 0
+    mb="${BASH_REMATCH[1]}"
+    case "${BASH_REMATCH[2]}" in
+      [gG]) mb=$(( mb * 1024 )) ;;
+      [mM]) ;;
+      [kK]) mb=$(( mb / 1024 )) ;;
+      *) mb=$(( mb / 1048576 )) ;;
     esac
     [ "$mb" -ge 768 ] && [ "$mb" -lt 32768 ] || return 0
   fi
   local dir key file cp entry
   dir="$(msjvm_cache_dir)/aot"
-  cp="$(printf '%s\n' "${MSJVM_JAVA[@]}" | sed -n '/^-cp$/{n;p;}')"
+  cp="$(sed -n '/^-cp$/{n;p;}' <<<"$opts")"
   key=$( {
     echo "classes linked, no method profiles"  # what the caches hold (a change makes new ones)
     cat "$JAVA_HOME/release"
-    printf '%s\n' "${MSJVM_JAVA[@]}" | grep -v '^-Xmx'
+    grep -v '^-Xmx' <<<"$opts"
     IFS=: read -ra entry <<<"$cp"
     stat -c '%n %s %Y' "${entry[@]}" 2>/dev/null || true
   } | sha256sum | cut -c1-16)

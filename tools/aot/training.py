@@ -1,6 +1,6 @@
 # The workload the launchers' ahead-of-time cache is trained on (bin/msjvm-env.sh, msjvm_aot_cache):
-# what most scripts do first, so the JVM finds its classes loaded and linked, and its hot methods
-# profiled, when a script starts. Run by msrun with 2 ranks; its output is discarded.
+# what most scripts do first, so the JVM finds their classes loaded and linked when a script starts.
+# Run by msrun with 2 ranks; its output is discarded.
 import mindspore as ms
 from mindspore import Tensor, nn, ops
 from mindspore.communication import get_rank, init

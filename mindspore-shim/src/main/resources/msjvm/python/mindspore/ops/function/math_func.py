@@ -737,10 +737,7 @@ def argmax(input, dim=None, keepdim=False):  # pylint: disable=redefined-builtin
         return _tensor()(0)
     if input.dtype == mstype.bool_:
         input = input.astype(mstype.int32)
-    if dim is None:
-        return P.Argmax(0, mstype.int64)(P.Reshape()(input, (-1,)))
-    out = P.Argmax(dim, mstype.int64)(input)
-    return P.ExpandDims()(out, dim) if keepdim else out
+    return _first_max_index(input, dim, keepdim, mstype.int64)
 
 
 def argmin(input, axis=None, keepdims=False):  # pylint: disable=redefined-builtin
@@ -751,8 +748,13 @@ def argmin(input, axis=None, keepdims=False):  # pylint: disable=redefined-built
         return _tensor()(0)
     if input.dtype == mstype.bool_:
         raise TypeError("For 'Argmin', the input must be a numeric tensor, but got Bool.")
-    negated = P.Neg()(input)
+    return _first_max_index(P.Neg()(input), axis, keepdims, mstype.int32)
+
+
+def _first_max_index(input, axis, keepdims, output_type):  # pylint: disable=redefined-builtin
+    """Argmax along ``axis`` as ``output_type``, of the flattened input when ``axis`` is None (then
+    ``keepdims`` does not apply, as in MindSpore)."""
     if axis is None:
-        return P.Argmax(0, mstype.int32)(P.Reshape()(negated, (-1,)))
-    out = P.Argmax(axis, mstype.int32)(negated)
+        return P.Argmax(0, output_type)(P.Reshape()(input, (-1,)))
+    out = P.Argmax(axis, output_type)(input)
     return P.ExpandDims()(out, axis) if keepdims else out
