@@ -463,6 +463,22 @@ public final class Host {
     return runtime.kernelCalls();
   }
 
+  /** The serial number of the innermost active tape, 0 when none records. */
+  public long tapeSerial() {
+    Tape tape = runtime.innermostTape();
+    return tape == null ? 0 : tape.serial();
+  }
+
+  /** How many calls the innermost active tape has recorded (one must be active). */
+  public int tapeSize() {
+    return runtime.innermostTape().size();
+  }
+
+  /** The calls {@code from} to {@code to} (exclusive) of the innermost active tape, as a tape. */
+  public Tape tapeSlice(int from, int to) {
+    return runtime.innermostTape().slice(from, to);
+  }
+
   public void tapePop(Tape tape) {
     runtime.pop(tape);
   }

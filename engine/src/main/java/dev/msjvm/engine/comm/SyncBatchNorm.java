@@ -17,8 +17,12 @@ import java.util.List;
  * same way, so the scale and bias gradients come out whole on every rank.
  *
  * <p>Inputs, outputs and attributes are BatchNorm's and BatchNormGrad's ({@code epsilon}, {@code
- * momentum}) plus {@code group}. The sums travel as float32 pairs (the value rounded, then the
- * rounding error), so they keep about double precision through the float32 AllReduce.
+ * momentum}) plus {@code group}. A script's {@code SyncBatchNorm} primitive ({@code
+ * nn.SyncBatchNorm} in data-parallel training) also sets {@code device_num}: its scale and bias
+ * gradients are then the group's mean rather than its sum, as MindSpore's (its SyncBNGrad split
+ * multiplies the AllReduce by {@code 1/device_num}), and the gradient reducer averages them over
+ * the ranks as any other. The sums travel as float32 pairs (the value rounded, then the rounding
+ * error), so they keep about double precision through the float32 AllReduce.
  */
 public final class SyncBatchNorm {
   private SyncBatchNorm() {}

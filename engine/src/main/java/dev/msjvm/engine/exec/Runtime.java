@@ -34,6 +34,7 @@ public final class Runtime {
 
   private final Supplier<Blas> blas;
   private final List<Tape> tapes = new ArrayList<>();
+  private long tapesPushed;
 
   /**
    * Attributes a primitive's call adds to the recorded engine operators it runs under one of its
@@ -269,7 +270,7 @@ public final class Runtime {
 
   /** Starts recording on a new tape (nested inside the active ones). */
   public Tape push() {
-    Tape tape = new Tape(false);
+    Tape tape = new Tape(false, ++tapesPushed);
     tapes.add(tape);
     return tape;
   }
@@ -280,7 +281,7 @@ public final class Runtime {
    * kernel and changes no variable; reading a value is an error.
    */
   public Tape pushAbstract() {
-    Tape tape = new Tape(true);
+    Tape tape = new Tape(true, ++tapesPushed);
     tapes.add(tape);
     abstractTapes++;
     return tape;
@@ -295,6 +296,14 @@ public final class Runtime {
     if (tape.onShapes()) {
       abstractTapes--;
     }
+  }
+
+  /**
+   * The innermost active tape, null when none records: a forward recorded for a later gradient is
+   * reused only under the same tape ({@link Tape#serial}).
+   */
+  public Tape innermostTape() {
+    return tapes.isEmpty() ? null : tapes.get(tapes.size() - 1);
   }
 
   /** Drops every tape (after a failure escaped the code that pushed them). */

@@ -33,11 +33,18 @@ public final class Tape {
   private final Map<Tensor, Boolean> produced = new IdentityHashMap<>();
   private final Map<Tensor, Boolean> leaves = new IdentityHashMap<>();
   private final boolean onShapes;
+  private final long serial;
   private boolean valueRead;
   private String valueReadReason;
 
-  Tape(boolean onShapes) {
+  Tape(boolean onShapes, long serial) {
     this.onShapes = onShapes;
+    this.serial = serial;
+  }
+
+  /** This tape's number among those its runtime pushed (1 for the first), never reused. */
+  public long serial() {
+    return serial;
   }
 
   /** Whether this tape traces on shapes alone ({@link Runtime#pushAbstract}). */
@@ -61,6 +68,23 @@ public final class Tape {
 
   public List<Step> steps() {
     return steps;
+  }
+
+  /** How many calls this tape has recorded. */
+  public int size() {
+    return steps.size();
+  }
+
+  /**
+   * A tape of this one's calls {@code from} (inclusive) to {@code to} (exclusive), with this one's
+   * serial: what a call of a cell inside a trace recorded, for differentiating that call alone.
+   */
+  public Tape slice(int from, int to) {
+    Tape part = new Tape(onShapes, serial);
+    for (Step step : steps.subList(from, to)) {
+      part.record(step);
+    }
+    return part;
   }
 
   /**

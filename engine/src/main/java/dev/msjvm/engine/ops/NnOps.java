@@ -157,11 +157,22 @@ public final class NnOps {
     return new Tensor[] {r.y(), r.batchMean(), r.batchVariance()};
   }
 
-  /** BatchNormGrad's kernel ({@code dy, x, scale, mean, variance} -> dx, dscale, dbias). */
+  /**
+   * BatchNormGrad's kernel ({@code dy, x, scale, mean, variance} -> dx, dscale, dbias); a script's
+   * SyncBatchNorm ({@code device_num} set) gives dscale/dbias averaged over its group.
+   */
   public static Tensor[] batchNormGrad(Kernel.Call c, boolean training, Normalization.Sums sums) {
     Normalization.NormGrads r =
         Normalization.batchNormGrad(
-            c.in(0), c.in(1), c.in(2), c.in(3), c.in(4), training, c.attrs().real("epsilon"), sums);
+            c.in(0),
+            c.in(1),
+            c.in(2),
+            c.in(3),
+            c.in(4),
+            training,
+            c.attrs().real("epsilon"),
+            sums,
+            1.0 / c.attrs().integer("device_num", 1));
     return new Tensor[] {r.dx(), r.dscale(), r.dbias()};
   }
 

@@ -166,13 +166,16 @@ public final class Normalization {
       Tensor saveVariance,
       boolean training,
       double epsilon) {
-    return batchNormGrad(dy, x, scale, saveMean, saveVariance, training, epsilon, Sums.LOCAL);
+    return batchNormGrad(dy, x, scale, saveMean, saveVariance, training, epsilon, Sums.LOCAL, 1);
   }
 
   /**
    * BatchNormGrad on one block of a batch split over ranks (SyncBatchNormGrad): the per-channel
    * sums of the gradient and of its product with the normalised input, and the count, combined by
-   * {@code sums}; {@code dscale}/{@code dbias} are then the whole batch's on every rank.
+   * {@code sums}; {@code dscale}/{@code dbias} are then the whole batch's on every rank, times
+   * {@code paramScale} (a script's SyncBatchNorm: 1/device_num, the mean over the group, as
+   * MindSpore's SyncBNGrad split multiplies its AllReduce by; the data-parallel reducer then
+   * averages it over the ranks again).
    */
   public static NormGrads batchNormGrad(
       Tensor dy,
@@ -182,7 +185,8 @@ public final class Normalization {
       Tensor saveVariance,
       boolean training,
       double epsilon,
-      Sums sums) {
+      Sums sums,
+      double paramScale) {
     batchNormGradType(dy.type(), x.type(), scale.type(), saveMean.type(), saveVariance.type());
     int[] d = channels("BatchNormGrad", x.type(), scale.type());
     int c = d[1];
@@ -216,6 +220,10 @@ public final class Normalization {
           dx.setDouble(i, g * sc * rstd);
         }
       }
+    }
+    for (int ch = 0; ch < c; ch++) {
+      dscale[ch] *= paramScale;
+      dbias[ch] *= paramScale;
     }
     return new NormGrads(dx, vector(scale, dscale), vector(scale, dbias));
   }

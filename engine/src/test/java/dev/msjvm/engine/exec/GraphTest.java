@@ -78,6 +78,36 @@ class GraphTest {
    * replay gives, and counts the same peak bytes of intermediate values as a real replay measures
    * (storage by storage: a Load of w is w's storage).
    */
+  /**
+   * A slice of a trace is a tape of those calls alone (a cell's forward inside a GRAPH_MODE step):
+   * its gradients ignore the calls after it, and it keeps the trace's serial.
+   */
+  @Test
+  void sliceOfTraceDifferentiatesItsCallsAlone() {
+    Tensor x = GradCheck.random(5, -1, 1, 3);
+    assertEquals(null, rt.innermostTape());
+    Tape trace = rt.push();
+    assertEquals(trace, rt.innermostTape());
+    int start = trace.size();
+    Tensor square = rt.apply("Mul", Attrs.EMPTY, x, x)[0];
+    int end = trace.size();
+    Tensor cube = rt.apply("Mul", Attrs.EMPTY, square, x)[0];
+    Tape part = trace.slice(start, end);
+    assertEquals(trace.serial(), part.serial());
+    assertEquals(end - start, part.size());
+    Tensor dx = Autodiff.gradients(rt, part, List.of(square), null, List.of(x)).get(0);
+    Tensor dxAll = Autodiff.gradients(rt, trace, List.of(cube), null, List.of(x)).get(0);
+    rt.pop(trace);
+    assertEquals(null, rt.innermostTape());
+    for (int i = 0; i < 3; i++) {
+      double v = x.getDouble(i);
+      assertEquals(2 * v, dx.getDouble(i), 1e-6);
+      assertEquals(3 * v * v, dxAll.getDouble(i), 1e-6);
+    }
+    assertTrue(rt.push().serial() > trace.serial(), "serials are never reused");
+    rt.reset();
+  }
+
   @Test
   void aDryRunTypesTheResultsAndCountsThePeakAReplayMeasures() {
     Eager e = eager(1);

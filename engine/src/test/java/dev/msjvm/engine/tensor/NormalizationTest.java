@@ -77,6 +77,33 @@ class NormalizationTest {
     assertEquals(mean, r.movingMean());
   }
 
+  /**
+   * A script's SyncBatchNorm scales dscale/dbias by 1/device_num (the group's mean, MindSpore's
+   * SyncBNGrad split); dx is the same either way.
+   */
+  @Test
+  void batchNormGradScalesOnlyTheParameterGradients() {
+    Shape s = Shape.of(2, 3, 2, 2);
+    Tensor x = GradCheck.random(DType.FLOAT64, s, 1, -2, 2);
+    Tensor scale = GradCheck.random(DType.FLOAT64, Shape.of(3), 2, 0.5, 2);
+    Tensor dy = GradCheck.random(DType.FLOAT64, s, 6, -1, 1);
+    Tensor mean = GradCheck.random(DType.FLOAT64, Shape.of(3), 4, -1, 1);
+    Tensor var = GradCheck.random(DType.FLOAT64, Shape.of(3), 5, 0.5, 2);
+    Normalization.NormGrads whole =
+        Normalization.batchNormGrad(
+            dy, x, scale, mean, var, true, EPS, Normalization.Sums.LOCAL, 1);
+    Normalization.NormGrads quarter =
+        Normalization.batchNormGrad(
+            dy, x, scale, mean, var, true, EPS, Normalization.Sums.LOCAL, 0.25);
+    for (int i = 0; i < x.size(); i++) {
+      assertEquals(whole.dx().getDouble(i), quarter.dx().getDouble(i), 0);
+    }
+    for (int c = 0; c < 3; c++) {
+      assertEquals(whole.dscale().getDouble(c) * 0.25, quarter.dscale().getDouble(c), 1e-15);
+      assertEquals(whole.dbias().getDouble(c) * 0.25, quarter.dbias().getDouble(c), 1e-15);
+    }
+  }
+
   @Test
   void batchNormGradientsMatchCentralDifferences() {
     for (Shape s : List.of(Shape.of(4, 3), Shape.of(2, 3, 2, 2))) {

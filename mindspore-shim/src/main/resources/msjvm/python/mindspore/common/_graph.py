@@ -14,6 +14,7 @@ import ast
 import contextlib
 import os
 from mindspore._host import host
+from mindspore.ops.composite import base as _grad_base
 
 _EAGER = object()  # cache entry of a signature whose trace read a value
 
@@ -181,11 +182,13 @@ def _trace(cell, args, key, cache, on_shapes):
         out = cell._run_construct(*traced)  # pylint: disable=protected-access
     except BaseException:
         h.tapeReset()
+        _grad_base.drop_traced_forwards()
         if on_shapes and tape.valueRead():
             cache[key] = _EAGER
             return None
         raise
     h.tapePop(tape)
+    _grad_base.drop_traced_forwards()
     results = []
     template = _flatten(out, results)
     if tape.valueRead() or _has_unknown(template):
@@ -434,10 +437,12 @@ def _trace_global(cell, global_args):
         out = cell._run_construct(*global_args)  # pylint: disable=protected-access
     except BaseException:
         h.tapeReset()
+        _grad_base.drop_traced_forwards()
         if tape.valueRead():
             raise _one_graph_error(cell, tape) from None
         raise
     h.tapePop(tape)
+    _grad_base.drop_traced_forwards()
     results = []
     template = _flatten(out, results)
     if tape.valueRead() or _has_unknown(template):

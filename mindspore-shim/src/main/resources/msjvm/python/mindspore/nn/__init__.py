@@ -18,10 +18,10 @@ __all__ += ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "
 # Layers: convolution, pooling, normalization, embedding.
 from mindspore.nn.layer.conv import Conv2d  # noqa: E402
 from mindspore.nn.layer.embedding import Embedding  # noqa: E402
-from mindspore.nn.layer.normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: E402
+from mindspore.nn.layer.normalization import BatchNorm1d, BatchNorm2d, LayerNorm, SyncBatchNorm  # noqa: E402
 from mindspore.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d  # noqa: E402
 
-__all__ += ["Conv2d", "Embedding", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d", "AdaptiveAvgPool2d"]
+__all__ += ["Conv2d", "Embedding", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "SyncBatchNorm", "AvgPool2d", "MaxPool2d", "AdaptiveAvgPool2d"]
 # Loss scaling for mixed precision.
 from mindspore.nn.wrap import (DistributedGradReducer, DynamicLossScaleUpdateCell,  # noqa: E402
                                FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell)
@@ -33,3 +33,5 @@ __all__ += ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell", "TrainOneS
 from mindspore.nn.wrap import GradAccumulationCell, MicroBatchInterleaved, PipelineCell  # noqa: E402
 from mindspore.parallel.nn.parallel_grad_reducer import PipelineGradReducer  # noqa: E402
 __all__ += ["PipelineCell", "PipelineGradReducer", "MicroBatchInterleaved", "GradAccumulationCell"]
+from mindspore.nn.wrap import ForwardValueAndGrad, WithGradCell  # noqa: E402
+__all__ += ["ForwardValueAndGrad", "WithGradCell"]

@@ -15,6 +15,7 @@ from mindspore.common import dtype as mstype
 from mindspore.common._parameter_tuple import ParameterTuple
 from mindspore.common.parameter import Parameter, _is_parameter_generated
 from mindspore.common.tensor import Tensor
+from mindspore.ops.composite import base as _grad_base
 from mindspore.ops.primitive import Primitive
 
 __all__ = ["Cell"]
@@ -261,6 +262,12 @@ class Cell:
                 self._check_construct_args(*args)
                 _check_dynamic_inputs(declared, args)
             return _graph.call(self, args)
+        if not kwargs:
+            # A gradient of this cell on the same arguments that follows reuses this forward.
+            if _HOST.recording() and _graph_mode():
+                return _grad_base.traced_forward(self, args)
+            if self.__dict__.get("requires_grad"):
+                return _grad_base.forward_for_grad(self, args)
         return self._run_construct(*args, **kwargs)
 
     def compile(self, *args, **kwargs):
@@ -362,7 +369,11 @@ class Cell:
         STRUCTURE_VERSION[0] += 1
 
     def set_grad(self, requires_grad=True):
+        """Marks the cell as one whose gradient will be taken (MindSpore's ``requires_grad``): each
+        call keeps its forward for a gradient on the same arguments that follows."""
         object.__setattr__(self, "requires_grad", requires_grad)
+        if not requires_grad:
+            _grad_base.forget_forward(self)
         return self
 
     def init_parameters_data(self, auto_parallel_mode=False):  # pylint: disable=unused-argument

@@ -6,7 +6,15 @@ and its momentum convention: the layer's ``momentum=0.9`` weighs the old moving 
 BatchNorm primitive gets ``1 - momentum`` (``moving = momentum * moving + (1 - momentum) * batch``).
 In training (``set_train()``, or ``use_batch_statistics=True``) it normalizes with the batch statistics
 and updates the moving ones in place; otherwise it normalizes with the moving statistics.
+
+``SyncBatchNorm`` takes the training statistics over the batch blocks of the ranks of its sync group
+(``process_groups``: lists of world ranks; ``None``: every rank). A rank alone in its group, or a
+world of one rank, runs plain BatchNorm. Group names are MindSpore's: the world group's, or
+``"<size>_<sha256 of the ranks joined by '_'>"`` created once per rank list.
 """
+import hashlib
+import itertools
+
 from mindspore import _checkparam as validator
 from mindspore.common import dtype as mstype
 from mindspore.common.initializer import initializer
@@ -14,7 +22,7 @@ from mindspore.common.parameter import Parameter
 from mindspore.nn.cell import Cell
 from mindspore.ops import operations as P
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "SyncBatchNorm", "LayerNorm"]
 
 
 class _BatchNorm(Cell):
@@ -100,6 +108,84 @@ class BatchNorm2d(_BatchNorm):
         dim = len(shape)
         if dim != 4:
             raise ValueError(f"For '{cls_name}', the in_shape must have 4 dims, but got {dim}.")
+
+
+_SYNCBN_GROUPS = {}  # rank list joined by '_' -> its group's name (per interpreter, as MindSpore's)
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization whose training statistics span the ranks of a sync group; 2-D ``(N, C)``
+    or 4-D ``(N, C, H, W)`` input."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init='ones', beta_init='zeros',
+                 moving_mean_init='zeros', moving_var_init='ones', use_batch_statistics=None, process_groups=None,
+                 dtype=mstype.float32):
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                         moving_var_init, use_batch_statistics, dtype=dtype)
+        from mindspore.communication.management import get_group_size, get_rank  # pylint: disable=import-outside-toplevel
+        self.is_global = False
+        self.group_name = None
+        self.process_groups = process_groups
+        if self.process_groups != 0:
+            self.rank_id = get_rank()
+            self.rank_size = get_group_size()
+            if self.process_groups is not None:
+                validator.check_isinstance("process_groups", self.process_groups, list)
+                self._check_rank_ids(self.process_groups, self.rank_size)
+                self._create_sync_groups()
+            elif self.rank_size > 1:
+                self.is_global = True
+                self.group_device_num = self.rank_size
+                self.group_name = _world_group_name()
+        if self.is_global:
+            from mindspore.ops.operations import _inner_ops  # pylint: disable=import-outside-toplevel
+            self.bn_train = _inner_ops.SyncBatchNorm(epsilon=self.eps, momentum=self.momentum,
+                                                     group=self.group_name, device_num=self.group_device_num)
+
+    def _create_sync_groups(self):
+        """Creates the sync group this rank belongs to (once per rank list)."""
+        from mindspore.communication import management  # pylint: disable=import-outside-toplevel
+        for sub_group in self.process_groups:
+            validator.check_isinstance("sub group", sub_group, list)
+            self.group_device_num = len(sub_group)
+            if self.rank_id in sub_group and self.group_device_num > 1:
+                self.is_global = True
+                rank_list_name = '_'.join(str(r) for r in sub_group)
+                if rank_list_name not in _SYNCBN_GROUPS:
+                    hash_name = hashlib.sha256(rank_list_name.encode('utf-8')).hexdigest()
+                    self.group_name = str(self.group_device_num) + '_' + hash_name
+                    _SYNCBN_GROUPS[rank_list_name] = self.group_name
+                    management.create_group(self.group_name, sub_group)
+                else:
+                    self.group_name = _SYNCBN_GROUPS[rank_list_name]
+
+    def _check_rank_ids(self, process_groups, rank_size):
+        seen = set()
+        for rid in itertools.chain(*process_groups):
+            validator.check_int_range(rid, 0, rank_size, validator.INC_LEFT, "rank id in process_groups", self.cls_name)
+            if rid in seen:
+                raise ValueError(f"For '{self.cls_name}', rank id in 'process_groups' must not be duplicated, "
+                                 f"but got {process_groups}.")
+            seen.add(rid)
+
+    @staticmethod
+    def _check_input_dim(shape, cls_name):
+        dim = len(shape)
+        if dim not in (2, 4):
+            raise ValueError(f"For '{cls_name}', the must have 2 dims or 4 dims, but got {dim}.")
+
+
+def _world_group_name():
+    """The world group's name for the device target (MindSpore's ``hccl_world_group`` on Ascend,
+    ``nccl_world_group`` on GPU); the world group of the communicator otherwise."""
+    from mindspore import context  # pylint: disable=import-outside-toplevel
+    from mindspore.communication._comm_helper import GlobalComm  # pylint: disable=import-outside-toplevel
+    target = context.get_context("device_target")
+    if target == "Ascend":
+        return "hccl_world_group"
+    if target == "GPU":
+        return "nccl_world_group"
+    return GlobalComm.WORLD_COMM_GROUP
 
 
 class LayerNorm(Cell):

@@ -21,8 +21,8 @@ computes the same sum directly, so no ``accu_grads`` parameters exist.
 from mindspore.nn.cell import Cell
 from mindspore.ops.composite import GradOperation
 
-__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "AllreduceGraph", "PipelineCell",
-           "GradAccumulationCell", "MicroBatchInterleaved"]
+__all__ = ["WithLossCell", "WithGradCell", "ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell",
+           "AllreduceGraph", "PipelineCell", "GradAccumulationCell", "MicroBatchInterleaved"]
 
 
 class WithLossCell(Cell):
@@ -42,12 +42,76 @@ class WithLossCell(Cell):
         return self._backbone
 
 
+class WithGradCell(Cell):
+    """``WithGradCell(network, loss_fn=None, sens=None)``: the gradients of ``network`` (with
+    ``loss_fn`` applied, if given) with respect to its trainable parameters."""
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        from mindspore.common._parameter_tuple import ParameterTuple  # pylint: disable=import-outside-toplevel
+        self.network = network
+        self.loss_fn = loss_fn
+        self.weights = ParameterTuple(network.trainable_params())
+        self.grad = GradOperation(get_by_list=True, sens_param=(sens is not None))
+        self.sens = sens
+        self.network_with_loss = network if loss_fn is None else WithLossCell(self.network, self.loss_fn)
+        self.network_with_loss.set_train()
+
+    def construct(self, *inputs):
+        if self.sens is None:
+            return self.grad(self.network_with_loss, self.weights)(*inputs)
+        return self.grad(self.network_with_loss, self.weights)(*inputs, self.sens)
+
+
+class ForwardValueAndGrad(Cell):
+    """``ForwardValueAndGrad(network, weights=None, get_all=False, get_by_list=False,
+    sens_param=False)``: ``(network(*inputs), gradients)``, the gradients as ``GradOperation`` with
+    the same flags gives them; the forward runs once (``set_grad``)."""
+
+    def __init__(self, network, weights=None, get_all=False, get_by_list=False, sens_param=False):
+        super().__init__(auto_prefix=False)
+        import types  # pylint: disable=import-outside-toplevel
+        from mindspore.common._parameter_tuple import ParameterTuple  # pylint: disable=import-outside-toplevel
+        if not isinstance(network, (Cell, types.FunctionType, types.MethodType)):
+            raise TypeError(f"For 'ForwardValueAndGrad', the argument 'network' must be cell, function type or "
+                            f"method type, but got '{type(network)}'")
+        if not isinstance(get_all, bool):
+            raise TypeError(f"For 'ForwardValueAndGrad', the type of 'get_all' must be bool, but got "
+                            f"'{type(get_all)}'")
+        if not isinstance(get_by_list, bool):
+            raise TypeError(f"For 'ForwardValueAndGrad', the type of 'get_by_list' must be bool, but got "
+                            f"'{type(get_by_list)}'")
+        if get_by_list and not isinstance(weights, (ParameterTuple, tuple, list)):
+            raise TypeError(f"For 'ForwardValueAndGrad', when 'get_by_list' is set to True, the argument "
+                            f"'weights' must be Parameters array, but got '{type(weights)}'")
+        self.network = network
+        if isinstance(network, Cell):
+            self.network.set_grad()
+        self.weights = weights
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list, sens_param=sens_param)
+
+    def construct(self, *inputs):
+        grad_inputs = inputs
+        if self.sens_param:
+            inputs = inputs[:-1]
+        loss = self.network(*inputs)
+        if self.get_by_list:
+            grads = self.grad(self.network, self.weights)(*grad_inputs)
+        else:
+            grads = self.grad(self.network)(*grad_inputs)
+        return loss, grads
+
+
 class TrainOneStepCell(Cell):
     """``TrainOneStepCell(network, optimizer, sens=None, return_grad=False)``: one training step."""
 
     def __init__(self, network, optimizer, sens=None, return_grad=False):
         super().__init__(auto_prefix=False)
         self.network = network
+        self.network.set_grad()
         self.optimizer = optimizer
         self.weights = self.optimizer.parameters
         self.grad = GradOperation(get_by_list=True, sens_param=True)

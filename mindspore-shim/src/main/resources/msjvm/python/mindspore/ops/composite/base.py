@@ -35,9 +35,111 @@ def _weights_list(weights):
                     f"Parameters, but got {type(weights).__name__}.")
 
 
-def _run(fn, args, positions, weights, sens=None, has_aux=False):
-    """Runs ``fn(*args)`` under a tape; returns (output, input grads, weight grads)."""
+# Forwards kept for a gradient that may follow: id(cell) -> (cell, serial of the tape recording at
+# the call (0: none), the arguments as given, the arguments to differentiate, output, tape or the
+# (start, end) of the call's steps on the enclosing tape). One per cell, per interpreter.
+_FORWARDS = {}
+
+
+def _aliased(args):
+    """``args`` with each tensor that is not a Parameter given its own identity, so that the same
+    tensor passed twice is two inputs to differentiate."""
     from mindspore.common.parameter import Parameter  # pylint: disable=import-outside-toplevel
+    tensor = _tensor_cls()
+    h = host()
+    return [tensor._wrap(h.alias(a._java).java)  # pylint: disable=protected-access
+            if isinstance(a, tensor) and not isinstance(a, Parameter) else a for a in args]
+
+
+def _taped(fn, args):
+    """``fn(*args)`` recorded on a new tape: (output, tape). The forwards recorded under that tape
+    (set_grad cells called by ``fn``) are forgotten when it ends: no gradient can take them."""
+    h = host()
+    leaves = [a._java for a in args if isinstance(a, _tensor_cls())]  # pylint: disable=protected-access
+    tape = h.tapePush(leaves).java
+    serial = h.tapeSerial()
+    try:
+        out = fn(*args)
+    finally:
+        h.tapePop(tape)
+        for key in [k for k, rec in _FORWARDS.items() if rec[1] == serial]:
+            del _FORWARDS[key]
+    return out, tape
+
+
+def forward_for_grad(cell, args):
+    """``cell(*args)`` for a cell marked by ``set_grad()`` outside a GRAPH_MODE trace: runs it on a
+    tape of its own and keeps the tape, so that a gradient of the same cell on the same arguments that
+    follows (``TrainOneStepCell``: ``loss = network(*inputs)`` then ``grad(network, weights)(*inputs,
+    sens)``) differentiates this forward instead of running the network again, as MindSpore's
+    PYNATIVE grad executor does for a ``set_grad`` cell (the same input objects; the latest call;
+    used once). Stateful operators in the forward (a BatchNorm's moving statistics) thus update once
+    per step."""
+    aliased = _aliased(args)
+    out, tape = _taped(cell._run_construct, aliased)  # pylint: disable=protected-access
+    _FORWARDS[id(cell)] = (cell, host().tapeSerial(), tuple(args), aliased, out, tape)
+    return out
+
+
+def traced_forward(cell, args):
+    """``cell(*args)`` inside a GRAPH_MODE trace: notes where its calls lie on the trace, so that a
+    gradient of the same cell on the same arguments later in the step differentiates them instead of
+    tracing the network again: MindSpore compiles one forward for ``network(*inputs)`` followed by
+    ``grad(network)(*inputs)`` in a graph, with or without ``set_grad``."""
+    h = host()
+    start = h.tapeSize()
+    out = cell._run_construct(*args)  # pylint: disable=protected-access
+    _FORWARDS[id(cell)] = (cell, h.tapeSerial(), tuple(args), list(args), out, (start, h.tapeSize()))
+    return out
+
+
+def drop_traced_forwards():
+    """Forgets the forwards recorded inside a trace that has ended (they hold its tensors)."""
+    for key in [k for k, rec in _FORWARDS.items() if rec[1] != 0]:
+        del _FORWARDS[key]
+
+
+def forget_forward(cell):
+    """Forgets ``cell``'s recorded forward (``set_grad(False)``)."""
+    _FORWARDS.pop(id(cell), None)
+
+
+def _same_arguments(recorded, given):
+    """Whether a gradient's arguments are those of the recorded forward: the same objects (equal
+    values for plain Python scalars and strings)."""
+    if len(recorded) != len(given):
+        return False
+    for r, g in zip(recorded, given):
+        if r is g:
+            continue
+        if type(r) is not type(g):
+            return False
+        if isinstance(r, (tuple, list)):
+            if not _same_arguments(r, g):
+                return False
+        elif not isinstance(r, (bool, int, float, str)) or r != g:
+            return False
+    return True
+
+
+def _take_forward(fn, args, positions):
+    """The recorded forward of ``fn`` on ``args`` under the current tape, if any: (arguments to
+    differentiate, output, tape). Taking it forgets it."""
+    h = host()
+    rec = _FORWARDS.pop(id(fn), None)
+    if rec is None or rec[0] is not fn or rec[1] != h.tapeSerial() or not _same_arguments(rec[2], args):
+        return None
+    _, _, _, inputs, out, tape = rec
+    if isinstance(tape, tuple):
+        if positions and len({id(args[p]) for p in positions}) < len(positions):
+            return None  # the same tensor at two differentiated positions: traced again, aliased
+        tape = h.tapeSlice(tape[0], tape[1]).java
+    return inputs, out, tape
+
+
+def _run(fn, args, positions, weights, sens=None, has_aux=False):
+    """Runs ``fn(*args)`` under a tape (or takes the forward ``fn`` just recorded on the same arguments,
+    ``forward_for_grad``); returns (output, input grads, weight grads)."""
     tensor = _tensor_cls()
     h = host()
     args = list(args)
@@ -47,17 +149,12 @@ def _run(fn, args, positions, weights, sens=None, has_aux=False):
         if not isinstance(args[p], tensor):
             raise TypeError(f"For 'grad', the input at 'grad_position' {p} must be a Tensor, "
                             f"but got {type(args[p]).__name__}.")
-    for i, a in enumerate(args):
-        if isinstance(a, tensor) and not isinstance(a, Parameter):
-            args[i] = tensor._wrap(h.alias(a._java).java)  # pylint: disable=protected-access
-    leaves = [a._java for a in args if isinstance(a, tensor)]  # pylint: disable=protected-access
-    tape = h.tapePush(leaves).java
-    try:
-        out = fn(*args)
-    except BaseException:
-        h.tapePop(tape)
-        raise
-    h.tapePop(tape)
+    recorded = _take_forward(fn, args, positions) if _FORWARDS else None
+    if recorded is not None:
+        args, out, tape = recorded
+    else:
+        args = _aliased(args)
+        out, tape = _taped(fn, args)
     if has_aux:
         if not isinstance(out, tuple) or len(out) < 2:
             raise ValueError("When has_aux is True, origin fn requires more than one outputs.")
