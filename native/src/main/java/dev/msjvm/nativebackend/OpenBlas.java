@@ -49,6 +49,17 @@ public final class OpenBlas implements Blas, AutoCloseable {
    */
   static final long CRITICAL_MAX_MACS = 1L << 26;
 
+  /*
+   * JavaCPP loads the library once per JVM, before any interpreter runs (preload): its loader
+   * calls dlclose from inside dl_iterate_phdr, which deadlocks glibc's loader against a concurrent
+   * dlopen (taking the two loader locks in the other order). GraalPy dlopens a private copy of
+   * numpy's native modules for every context, so one rank's first GEMM while another rank imports
+   * numpy froze the whole JVM (three stalls of the shared conformance JVM, found with gdb: one
+   * thread in Loader$Helper.addressof -> dl_iterate_phdr -> dlclose, one in GraalPy's dlopen).
+   */
+  private static String library;
+  private static Blas critical;
+
   private final int threads;
 
   /** {@code cblas_sgemm} on the arrays themselves (checked calls only), or null: stage. */
@@ -82,8 +93,18 @@ public final class OpenBlas implements Blas, AutoCloseable {
    *     a Java backend
    */
   public static OpenBlas load(int threads) {
-    String library = loadLibrary(threads);
-    return new OpenBlas(threads, bindCritical(library));
+    loadLibrary(threads);
+    return new OpenBlas(threads, critical());
+  }
+
+  /**
+   * Loads the native library now, once per JVM (later loads reuse it): call it before any thread
+   * may dlopen other libraries concurrently (an interpreter importing numpy), see above.
+   *
+   * @throws MsException (RUNTIME_ERROR) when the library cannot be loaded on this host
+   */
+  public static void preload() {
+    library();
   }
 
   /** {@link #load(int)} that always stages operands (for benchmarks comparing the two paths). */
@@ -95,6 +116,14 @@ public final class OpenBlas implements Blas, AutoCloseable {
   /** Whether calls pass the arrays to OpenBLAS without copying them (JDK 22+). */
   public boolean zeroCopy() {
     return heap != null;
+  }
+
+  /** The critical sgemm of the loaded library (bound once per JVM), or null: stage. */
+  private static synchronized Blas critical() {
+    if (critical == null) {
+      critical = bindCritical(library());
+    }
+    return critical;
   }
 
   /** CriticalSgemm (compiled for JDK 22+) bound to {@code library}, or null where unavailable. */
@@ -113,13 +142,21 @@ public final class OpenBlas implements Blas, AutoCloseable {
     }
   }
 
-  private static String loadLibrary(int threads) {
+  private static void loadLibrary(int threads) {
     if (threads < 1) {
       throw new IllegalArgumentException("OpenBLAS threads must be >= 1, got " + threads);
     }
+    library();
+    openblas.blas_set_num_threads(threads);
+  }
+
+  /** JavaCPP's load of the library, once per JVM; its path. */
+  private static synchronized String library() {
+    if (library != null) {
+      return library;
+    }
     try {
-      String library = Loader.load(openblas.class);
-      openblas.blas_set_num_threads(threads);
+      library = Loader.load(openblas.class);
       return library;
     } catch (LinkageError | RuntimeException e) {
       // LinkageError covers UnsatisfiedLinkError (no native library for this platform) and

@@ -37,6 +37,19 @@ final class CpuBlas implements AutoCloseable {
     };
   }
 
+  /**
+   * Loads the OpenBLAS library now, before any interpreter runs: its loader must not run while
+   * another thread dlopens (an interpreter importing numpy), see {@link OpenBlas#preload}. Where it
+   * cannot load, the first GEMM reports it.
+   */
+  void preload() {
+    try {
+      OpenBlas.preload();
+    } catch (MsException e) {
+      // Reported (with the fallback) by load() when a context first needs a GEMM.
+    }
+  }
+
   static int threads() {
     String configured = System.getenv("MSJVM_BLAS_THREADS");
     if (configured != null && !configured.isBlank()) {

@@ -46,6 +46,7 @@ public final class PythonRuntime implements AutoCloseable {
     this.shimRoot = shimRoot;
     this.numpyVenv = numpyVenv;
     this.devices = dp;
+    blas.preload();
   }
 
   /** A runtime with the shim extracted under the user cache and the devices found on this host. */
