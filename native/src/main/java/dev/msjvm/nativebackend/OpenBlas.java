@@ -105,6 +105,8 @@ public final class OpenBlas implements Blas, AutoCloseable {
    */
   public static void preload() {
     library();
+    // JavaCPP's own native part too (the staging buffers'), loaded with the Pointer class.
+    new FloatPointer(1).close();
   }
 
   /** {@link #load(int)} that always stages operands (for benchmarks comparing the two paths). */
