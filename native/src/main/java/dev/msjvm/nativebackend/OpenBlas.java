@@ -53,8 +53,8 @@ public final class OpenBlas implements Blas, AutoCloseable {
    * JavaCPP loads the library once per JVM, before any interpreter runs (preload): its loader
    * calls dlclose from inside dl_iterate_phdr, which deadlocks glibc's loader against a concurrent
    * dlopen (taking the two loader locks in the other order). GraalPy dlopens a private copy of
-   * numpy's native modules for every context, so one rank's first GEMM while another rank imports
-   * numpy froze the whole JVM (three stalls of the shared conformance JVM, found with gdb: one
+   * numpy's native modules for every context, so one rank's first GEMM (which called JavaCPP's
+   * load again, long after the first) while another rank imports numpy froze the whole JVM (three stalls of the shared conformance JVM, found with gdb: one
    * thread in Loader$Helper.addressof -> dl_iterate_phdr -> dlclose, one in GraalPy's dlopen).
    */
   private static String library;

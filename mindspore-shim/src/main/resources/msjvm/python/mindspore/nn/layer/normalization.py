@@ -147,7 +147,9 @@ class SyncBatchNorm(_BatchNorm):
         from mindspore.communication import management  # pylint: disable=import-outside-toplevel
         for sub_group in self.process_groups:
             validator.check_isinstance("sub group", sub_group, list)
-            self.group_device_num = len(sub_group)
+            if self.rank_id in sub_group:
+                # This rank's group's size (MindSpore's loop leaves the last group's size).
+                self.group_device_num = len(sub_group)
             if self.rank_id in sub_group and self.group_device_num > 1:
                 self.is_global = True
                 rank_list_name = '_'.join(str(r) for r in sub_group)
