@@ -54,8 +54,9 @@ public final class OpenBlas implements Blas, AutoCloseable {
    * calls dlclose from inside dl_iterate_phdr, which deadlocks glibc's loader against a concurrent
    * dlopen (taking the two loader locks in the other order). GraalPy dlopens a private copy of
    * numpy's native modules for every context, so one rank's first GEMM (which called JavaCPP's
-   * load again, long after the first) while another rank imports numpy froze the whole JVM (three stalls of the shared conformance JVM, found with gdb: one
-   * thread in Loader$Helper.addressof -> dl_iterate_phdr -> dlclose, one in GraalPy's dlopen).
+   * load again, long after the first) while another rank imported numpy froze the whole JVM
+   * (three stalls of the shared conformance JVM, found with gdb: one thread in
+   * Loader$Helper.addressof -> dl_iterate_phdr -> dlclose, one in GraalPy's dlopen).
    */
   private static String library;
   private static Blas critical;

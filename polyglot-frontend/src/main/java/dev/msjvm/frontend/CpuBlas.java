@@ -45,7 +45,7 @@ final class CpuBlas implements AutoCloseable {
   void preload() {
     try {
       OpenBlas.preload();
-    } catch (MsException e) {
+    } catch (RuntimeException | LinkageError e) {
       // Reported (with the fallback) by load() when a context first needs a GEMM.
     }
   }
