@@ -256,18 +256,20 @@ class Cell:
                             f"{defaults} default argument, total {positional + defaults}, but got {len(args)}.")
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and _graph_mode() and not _HOST.recording():
-            declared = self.__dict__.get("_dynamic_shape_inputs")
-            if declared is not None:
-                self._check_construct_args(*args)
-                _check_dynamic_inputs(declared, args)
-            return _graph.call(self, args)
-        if not kwargs:
-            # A gradient of this cell on the same arguments that follows reuses this forward.
-            if _HOST.recording() and _graph_mode():
-                return _grad_base.traced_forward(self, args)
-            if self.__dict__.get("requires_grad"):
-                return _grad_base.forward_for_grad(self, args)
+        if kwargs:
+            return self._run_construct(*args, **kwargs)
+        if _graph_mode():
+            if not _HOST.recording():
+                declared = self.__dict__.get("_dynamic_shape_inputs")
+                if declared is not None:
+                    self._check_construct_args(*args)
+                    _check_dynamic_inputs(declared, args)
+                return _graph.call(self, args)
+            # Inside a trace: a gradient of this cell on the same arguments later reuses this forward.
+            return _grad_base.traced_forward(self, args)
+        if self.__dict__.get("requires_grad"):
+            # ... and in PYNATIVE for a set_grad cell.
+            return _grad_base.forward_for_grad(self, args)
         return self._run_construct(*args, **kwargs)
 
     def compile(self, *args, **kwargs):

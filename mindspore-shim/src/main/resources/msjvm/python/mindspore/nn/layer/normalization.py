@@ -181,13 +181,13 @@ def _world_group_name():
     """The world group's name for the device target (MindSpore's ``hccl_world_group`` on Ascend,
     ``nccl_world_group`` on GPU); the world group of the communicator otherwise."""
     from mindspore import context  # pylint: disable=import-outside-toplevel
-    from mindspore.communication._comm_helper import GlobalComm  # pylint: disable=import-outside-toplevel
+    from mindspore.communication import _comm_helper  # pylint: disable=import-outside-toplevel
     target = context.get_context("device_target")
     if target == "Ascend":
-        return "hccl_world_group"
+        return _comm_helper.HCCL_WORLD_COMM_GROUP
     if target == "GPU":
-        return "nccl_world_group"
-    return GlobalComm.WORLD_COMM_GROUP
+        return _comm_helper.NCCL_WORLD_COMM_GROUP
+    return _comm_helper.GlobalComm.WORLD_COMM_GROUP
 
 
 class LayerNorm(Cell):

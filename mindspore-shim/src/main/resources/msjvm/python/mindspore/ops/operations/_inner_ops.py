@@ -7,6 +7,7 @@ rank normalises with, and updates its moving statistics from, the whole batch's 
 its gradient sums its per-channel terms over the group the same way.
 """
 from mindspore import _checkparam as validator
+from mindspore.ops.operations import AllReduce
 from mindspore.ops.primitive import Primitive
 
 __all__ = ["SyncBatchNorm"]
@@ -28,9 +29,7 @@ class SyncBatchNorm(Primitive):
         self.add_prim_attr("group", group)
         self.add_prim_attr("device_num", device_num)
 
-    @staticmethod
-    def _prepare(h, name, attrs):
-        return h.collective(name, attrs)
+    _prepare = staticmethod(AllReduce._prepare)  # pylint: disable=protected-access
 
     def __call__(self, input_x, scale, bias, mean, variance):
         from mindspore.ops.operations._nn_ops import _check_tensors  # pylint: disable=import-outside-toplevel
