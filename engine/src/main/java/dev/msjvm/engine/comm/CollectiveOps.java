@@ -38,7 +38,8 @@ public final class CollectiveOps {
    * The communicating operator {@code name} bound to {@code comm}: the collectives a script calls
    * ({@code "AllReduce"}, {@code "AllGather"}, {@code "ReduceScatter"}, {@code "AlltoAll"}, {@code
    * "Send"}, {@code "Receive"}, {@code "Broadcast"}) and those the partitioner substitutes ({@code
-   * "NeighborExchangeV2"} and its gradient, {@code "SyncBatchNorm"} and its gradient).
+   * "NeighborExchangeV2"} and its gradient, {@code "SyncBatchNorm"} and its gradient, {@code
+   * "SyncRmsNorm"}).
    */
   public static OpDef named(String name, Communicator comm) {
     return switch (name) {
@@ -53,6 +54,7 @@ public final class CollectiveOps {
       case "NeighborExchangeV2Grad" -> NeighborExchange.exchangeGrad(comm);
       case "SyncBatchNorm" -> SyncBatchNorm.forward(comm);
       case "SyncBatchNormGrad" -> SyncBatchNorm.backward(comm);
+      case "SyncRmsNorm" -> SyncRmsNorm.forward(comm);
       default -> throw MsException.valueError("Unknown collective operator " + name + ".");
     };
   }

@@ -62,7 +62,7 @@ public final class SyncBatchNorm {
   }
 
   /** Element-wise sums over {@code group}, each double sent as two float32s (value, residue). */
-  private static Normalization.Sums sums(Communicator comm, Attrs attrs) {
+  static Normalization.Sums sums(Communicator comm, Attrs attrs) {
     String group = attrs.string("group");
     return values -> {
       int n = values.length;

@@ -94,9 +94,8 @@ public final class Autodiff {
       GradRule rule = step.op().grad();
       if (rule == null || rule == GradRule.UNDEFINED) {
         throw MsException.runtimeError(
-            "The gradient of operator '"
-                + step.op().name()
-                + "' is not defined; it cannot be differentiated.");
+            // MindSpore's text (its bprop registry has no entry for the primitive)
+            "Illegal primitive " + step.op().name() + "'s bprop not defined");
       }
       // The gradient operators of a step belong where the step does (its pipeline stage and
       // micro-batch): MindSpore's backward mirrors the forward's placement.

@@ -188,6 +188,19 @@ public final class StrategySearchPass {
                   inputs,
                   null)));
     }
+    if (mode.equals(StrategySearch.SHARDING_PROPAGATION)) {
+      // MindSpore's VirtualDataset covers every input of the step and is a configured operator of
+      // the propagation even where no searched call reads an input (a step whose gradient does
+      // not reach the inputs): only a step without inputs has nothing to propagate from.
+      for (int k = 0; k < argLayouts.size(); k++) {
+        int arg = k;
+        if (argLayouts.get(k) == null) {
+          continue;
+        }
+        dataOf.computeIfAbsent(
+            k, i -> add(ops, OpGraph.Node.data("arg" + arg, argLayouts.get(arg))));
+      }
+    }
     OpGraph graph = new OpGraph(ops, devices);
     Map<Integer, Attrs> extra = new HashMap<>();
     CostGraph costs;

@@ -2,6 +2,7 @@ package dev.msjvm.engine.ops;
 
 import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
+import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.parallel.rules.ElementwiseRules;
@@ -141,24 +142,49 @@ final class ArrayOps {
             .shards(ElementwiseRules.arithmetic())
             .aliases(0),
         // AssignAdd: the variable (input 0) increased by the value, in the variable's dtype.
-        new OpDef(
-                "AssignAdd",
-                c -> {
-                  Tensor cur = c.in(0);
-                  Tensor v = dev.msjvm.engine.tensor.Elementwise.binary("Add", cur, c.in(1));
-                  if (v.dtype() != cur.dtype()) {
-                    v = v.astype(cur.dtype());
-                  }
-                  c.var(0).set(v);
-                  return one(v);
-                },
-                GradRule.NONE,
-                true,
-                List.of(0))
-            .infers(Infer.like(0))
-            .role(CostRole.PASS_THROUGH)
-            .shards(ElementwiseRules.arithmetic())
-            .aliases(0));
+        assignWith("AssignAdd", "Add", (var, value) -> {}),
+        // AssignSub: decreased by the value, which must have the variable's shape (MindSpore's).
+        assignWith("AssignSub", "Sub", ArrayOps::assignSubCheck));
+  }
+
+  /** A variable (input 0) updated in place to {@code var op value}, in the variable's dtype. */
+  private static OpDef assignWith(
+      String name, String op, java.util.function.BiConsumer<AbstractTensor, AbstractTensor> check) {
+    return new OpDef(
+            name,
+            c -> {
+              Tensor cur = c.in(0);
+              check.accept(cur.type(), c.in(1).type());
+              Tensor v = dev.msjvm.engine.tensor.Elementwise.binary(op, cur, c.in(1));
+              if (v.dtype() != cur.dtype()) {
+                v = v.astype(cur.dtype());
+              }
+              c.var(0).set(v);
+              return one(v);
+            },
+            GradRule.NONE,
+            true,
+            List.of(0))
+        .infers(
+            Infer.one(
+                (a, in) -> {
+                  check.accept(in.get(0), in.get(1));
+                  return in.get(0);
+                }))
+        .role(CostRole.PASS_THROUGH)
+        .shards(ElementwiseRules.arithmetic())
+        .aliases(0);
+  }
+
+  private static void assignSubCheck(AbstractTensor var, AbstractTensor value) {
+    if (!var.shape().equals(value.shape())) {
+      throw dev.msjvm.engine.MsException.valueError(
+          "For 'AssignSub','value' must have the same shape as 'variable'. But got 'value' shape: "
+              + ArithmeticExtraOps.paren(value.shape())
+              + ", 'variable' shape: "
+              + ArithmeticExtraOps.paren(var.shape())
+              + ".");
+    }
   }
 
   /** One output of the input's dtype on the shape {@code f} computes from the attributes. */

@@ -178,35 +178,12 @@ final class MathOps {
         OpDef.of(
                 "Argmax",
                 c -> {
-                  AbstractTensor t = argmaxType(c.attrs(), c.in(0).type());
-                  Tensor x = c.in(0);
-                  int axis = Math.floorMod(c.attrs().integer("axis", -1), x.shape().rank());
-                  int n = x.shape().dim(axis);
-                  int inner = 1;
-                  for (int d = axis + 1; d < x.shape().rank(); d++) {
-                    inner *= x.shape().dim(d);
-                  }
-                  int in = inner;
-                  return one(
-                      Tensor.ofDoubles(
-                          t.dtype(),
-                          t.shape(),
-                          o -> {
-                            int base = (o / in) * n * in + o % in;
-                            int best = 0;
-                            double max = x.getDouble(base);
-                            for (int k = 1; k < n; k++) {
-                              double v = x.getDouble(base + k * in);
-                              if (v > max) {
-                                max = v;
-                                best = k;
-                              }
-                            }
-                            return best;
-                          }));
+                  AbstractTensor t = argReduceType("Argmax", c.attrs(), c.in(0).type());
+                  int[] at = Reductions.argExtremum(c.in(0), c.attrs().integer("axis", -1), true);
+                  return one(Reductions.indices(at, t.dtype(), t.shape()));
                 },
                 GradRule.NONE)
-            .infers(Infer.one((a, in) -> argmaxType(a, in.get(0))))
+            .infers(Infer.one((a, in) -> argReduceType("Argmax", a, in.get(0))))
             .role(CostRole.GENERAL)
             .shards(ReductionRules.argReduce("Argmax")));
     return defs;
@@ -219,6 +196,7 @@ final class MathOps {
       case MEAN -> PartialOp.MEAN;
       case MAX -> PartialOp.MAX;
       case MIN -> PartialOp.MIN;
+      case PROD -> PartialOp.PROD;
     };
   }
 
@@ -318,20 +296,11 @@ final class MathOps {
     return Tensor.ofDoubles(DType.FLOAT32, x.shape(), i -> x.getDouble(i) != 0 ? 1 : 0);
   }
 
-  /** Argmax's output: the input less {@code axis}, in {@code output_type}. */
-  private static AbstractTensor argmaxType(Attrs a, AbstractTensor x) {
+  /** Argmax's and Argmin's output: the input less {@code axis}, in {@code output_type}. */
+  static AbstractTensor argReduceType(String name, Attrs a, AbstractTensor x) {
     int rank = x.shape().rank();
     int axis = a.integer("axis", -1);
-    if (axis < -Math.max(rank, 1) || axis >= Math.max(rank, 1)) {
-      throw dev.msjvm.engine.MsException.valueError(
-          "For primitive[Argmax], the axis must be in ["
-              + -Math.max(rank, 1)
-              + ","
-              + Math.max(rank, 1)
-              + "), but got "
-              + axis
-              + ".");
-    }
+    Reductions.checkAxis(name, axis, Math.max(rank, 1));
     List<Integer> dims = new ArrayList<>(x.shape().dims());
     if (rank > 0) {
       dims.remove(Math.floorMod(axis, rank));
@@ -376,6 +345,46 @@ final class MathOps {
         Tensor n = g.op("BroadcastTo", toX, g.op("ReduceSum", sum, hit));
         yield one(g.op("Mul", NONE, d, g.op("Div", NONE, hit, n)));
       }
+      case PROD ->
+          xs.rank() == 0 ? one(g.dout(0)) : one(g.op("Mul", NONE, d, othersProduct(g, x, axes)));
     };
+  }
+
+  /**
+   * For each element of {@code x}, the product of the other elements its reduction over {@code
+   * axes} (empty: all) multiplies: MindSpore's ReduceProd bprop, which moves the reduced dims to
+   * the front, flattens them, and multiplies exclusive cumulative products from both ends (exact
+   * where elements are zero, unlike out / x).
+   */
+  private static Tensor othersProduct(GradRule.Call g, Tensor x, List<Integer> axes) {
+    Shape xs = x.shape();
+    int rank = xs.rank();
+    List<Integer> perm = new ArrayList<>();
+    List<Integer> kept = new ArrayList<>();
+    int reducedSize = 1;
+    int keptSize = 1;
+    for (int a = 0; a < rank; a++) {
+      boolean r = axes.isEmpty() || axes.contains(a) || axes.contains(a - rank);
+      if (r) {
+        perm.add(a);
+        reducedSize *= xs.dim(a);
+      } else {
+        kept.add(a);
+        keptSize *= xs.dim(a);
+      }
+    }
+    perm.addAll(kept);
+    List<Integer> permutedDims = new ArrayList<>();
+    List<Integer> inverse = new ArrayList<>(java.util.Collections.nCopies(rank, 0));
+    for (int i = 0; i < rank; i++) {
+      permutedDims.add(xs.dim(perm.get(i)));
+      inverse.set(perm.get(i), i);
+    }
+    Tensor p = g.op("Transpose", Attrs.of("perm", perm), x);
+    Tensor flat = g.op("Reshape", Attrs.of("shape", List.of(reducedSize, keptSize)), p);
+    Tensor left = g.op("CumProd", Attrs.of("axis", 0, "exclusive", true, "reverse", false), flat);
+    Tensor right = g.op("CumProd", Attrs.of("axis", 0, "exclusive", true, "reverse", true), flat);
+    Tensor y = g.op("Reshape", Attrs.of("shape", permutedDims), g.op("Mul", NONE, left, right));
+    return g.op("Transpose", Attrs.of("perm", inverse), y);
   }
 }

@@ -20,6 +20,11 @@ public final class OpTable {
     for (List<OpDef> family :
         List.of(
             ElementwiseOps.defs(),
+            ElementaryOps.defs(),
+            ArithmeticOps.defs(),
+            ArithmeticExtraOps.defs(),
+            ReductionOps.defs(),
+            NnExtraOps.defs(),
             ArrayOps.defs(),
             MathOps.defs(),
             LinalgOps.defs(),

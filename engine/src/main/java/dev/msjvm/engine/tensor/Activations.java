@@ -26,19 +26,7 @@ public final class Activations {
               + t.mindsporeName()
               + ".");
     }
-    int rank = x.rank();
-    if (axis < -rank || axis >= rank) {
-      throw MsException.valueError(
-          "For primitive["
-              + primitive
-              + "], the axis must be in ["
-              + -rank
-              + ","
-              + rank
-              + "), but got "
-              + axis
-              + ".");
-    }
+    Reductions.checkAxis(primitive, axis, x.rank());
     return x;
   }
 

@@ -372,9 +372,17 @@ public final class Elementwise {
       case MAXIMUM -> Math.max(a, b);
       case MINIMUM -> Math.min(a, b);
       case POW -> intPow(a, b, type);
-      case FLOOR_DIV -> b == 0 ? (a == 0 ? 0 : a > 0 ? maxOf(type) : minOf(type)) : floorDiv(a, b);
+      case FLOOR_DIV ->
+          b == 0
+              ? (a == 0
+                  ? 0
+                  : a > 0 ? ElementaryFunctions.maxOf(type) : ElementaryFunctions.minOf(type))
+              : floorDiv(a, b);
       // Measured: x % 0 is 0 for 8/16-bit types and the type's minimum for int32/int64.
-      case FLOOR_MOD -> b == 0 ? (type.itemSize() <= 2 ? 0 : minOf(type)) : Math.floorMod(a, b);
+      case FLOOR_MOD ->
+          b == 0
+              ? (type.itemSize() <= 2 ? 0 : ElementaryFunctions.minOf(type))
+              : Math.floorMod(a, b);
       case GCD -> SpecialFunctions.gcd(a, b);
       case LCM -> SpecialFunctions.lcm(a, b);
       default -> throw new IllegalStateException(op.name());
@@ -396,27 +404,6 @@ public final class Elementwise {
       return Double.isNaN(p) || p >= 0x1p63 || p < -0x1p63 ? Long.MIN_VALUE : (long) p;
     }
     return Double.isNaN(p) || p >= 0x1p31 || p < -0x1p31 ? Integer.MIN_VALUE : (long) p;
-  }
-
-  private static long maxOf(DType t) {
-    return switch (t) {
-      case BOOL -> 1;
-      case UINT8 -> 255;
-      case INT8 -> Byte.MAX_VALUE;
-      case INT16 -> Short.MAX_VALUE;
-      case INT32 -> Integer.MAX_VALUE;
-      default -> Long.MAX_VALUE;
-    };
-  }
-
-  private static long minOf(DType t) {
-    return switch (t) {
-      case BOOL, UINT8 -> 0;
-      case INT8 -> Byte.MIN_VALUE;
-      case INT16 -> Short.MIN_VALUE;
-      case INT32 -> Integer.MIN_VALUE;
-      default -> Long.MIN_VALUE;
-    };
   }
 
   private static boolean compare(Binary op, double a, double b) {
@@ -605,8 +592,11 @@ public final class Elementwise {
     return r;
   }
 
-  /** MindSpore's text when no CPU kernel exists for a type, plus what the op does accept. */
-  private static MsException unsupported(String primitive, DType type, boolean floatOnly) {
+  /**
+   * MindSpore's text when no CPU kernel exists for a type, plus what the op does accept ({@code
+   * floatOnly}: floats; otherwise int32, int64 and floats, or no bool).
+   */
+  public static MsException unsupported(String primitive, DType type, boolean floatOnly) {
     return MsException.typeError(
         "Select CPU operator["
             + primitive

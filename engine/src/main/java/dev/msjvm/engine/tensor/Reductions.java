@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * MindSpore's {@code ReduceSum}, {@code ReduceMean}, {@code ReduceMax} and {@code ReduceMin} on
- * host tensors, with the checks and texts of MindSpore 2.10 (CPU).
+ * MindSpore's {@code ReduceSum}, {@code ReduceMean}, {@code ReduceMax}, {@code ReduceMin} and
+ * {@code ReduceProd} on host tensors, with the checks and texts of MindSpore 2.10 (CPU).
  *
  * <p>The result keeps the input type: floats accumulate in double in row-major order of the input
  * (deterministic) and round once on store; integers accumulate in long and wrap (an int8 sum of
@@ -26,7 +26,8 @@ public final class Reductions {
     SUM("ReduceSum"),
     MEAN("ReduceMean"),
     MAX("ReduceMax"),
-    MIN("ReduceMin");
+    MIN("ReduceMin"),
+    PROD("ReduceProd");
 
     private final String primitive;
 
@@ -62,18 +63,36 @@ public final class Reductions {
               + " Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]}, but got"
               + " Tensor[Bool].");
     }
-    int rank = x.rank();
-    if (axis < -rank || axis >= rank) {
+    checkAxis("CumSum", axis, x.rank());
+    return x;
+  }
+
+  /** The type of {@link #cumProd}: its input's (no bool kernel; the axis as CumSum's). */
+  public static AbstractTensor cumProdType(AbstractTensor x, int axis) {
+    if (x.dtype() == DType.BOOL) {
+      throw Elementwise.unsupported("CumProd", DType.BOOL, false);
+    }
+    checkAxis("CumProd", axis, x.rank());
+    return x;
+  }
+
+  /**
+   * MindSpore's ValueError for an {@code axis} outside {@code [-bound, bound)}: "For
+   * primitive[ArgMinWithValue], the axis must be in [-1,1), but got 2."
+   */
+  public static void checkAxis(String primitive, int axis, int bound) {
+    if (axis < -bound || axis >= bound) {
       throw MsException.valueError(
-          "For primitive[CumSum], the axis must be in ["
-              + -rank
+          "For primitive["
+              + primitive
+              + "], the axis must be in ["
+              + -bound
               + ","
-              + rank
+              + bound
               + "), but got "
               + axis
               + ".");
     }
-    return x;
   }
 
   /**
@@ -84,6 +103,21 @@ public final class Reductions {
    */
   public static Tensor cumSum(Tensor x, int axis, boolean exclusive, boolean reverse) {
     cumSumType(x.type(), axis);
+    return scan(x, axis, exclusive, reverse, false);
+  }
+
+  /**
+   * MindSpore's CumProd: running products of {@code x} along {@code axis}, as {@link #cumSum} (the
+   * first exclusive product is 1).
+   */
+  public static Tensor cumProd(Tensor x, int axis, boolean exclusive, boolean reverse) {
+    cumProdType(x.type(), axis);
+    return scan(x, axis, exclusive, reverse, true);
+  }
+
+  /** The running sums ({@code product}: products) of {@code x} along {@code axis}. */
+  private static Tensor scan(
+      Tensor x, int axis, boolean exclusive, boolean reverse, boolean product) {
     Shape shape = x.shape();
     int a = axis < 0 ? axis + shape.rank() : axis;
     int len = shape.dim(a);
@@ -96,18 +130,20 @@ public final class Reductions {
     boolean isFloat = x.dtype().isFloat();
     for (int o = 0; o < outer; o++) {
       for (int in = 0; in < inner; in++) {
-        double fsum = 0;
-        long isum = 0;
+        double facc = product ? 1 : 0;
+        long iacc = product ? 1 : 0;
         for (int k = 0; k < len; k++) {
           int i = (o * len + (reverse ? len - 1 - k : k)) * inner + in;
           if (isFloat) {
             double v = x.getDouble(i);
-            r.setDouble(i, exclusive ? fsum : fsum + v);
-            fsum += v;
+            double next = product ? facc * v : facc + v;
+            r.setDouble(i, exclusive ? facc : next);
+            facc = next;
           } else {
             long v = x.getLong(i);
-            r.setLong(i, exclusive ? isum : isum + v);
-            isum += v;
+            long next = product ? iacc * v : iacc + v;
+            r.setLong(i, exclusive ? iacc : next);
+            iacc = next;
           }
         }
       }
@@ -157,6 +193,7 @@ public final class Reductions {
               case SUM, MEAN -> dacc[o] + v;
               case MAX -> !seen[o] || v > dacc[o] || Double.isNaN(v) ? v : dacc[o];
               case MIN -> !seen[o] || v < dacc[o] || Double.isNaN(v) ? v : dacc[o];
+              case PROD -> seen[o] ? dacc[o] * v : v;
             };
       } else {
         long v = x.getLong(i);
@@ -165,6 +202,7 @@ public final class Reductions {
               case SUM, MEAN -> lacc[o] + v;
               case MAX -> !seen[o] || v > lacc[o] ? v : lacc[o];
               case MIN -> !seen[o] || v < lacc[o] ? v : lacc[o];
+              case PROD -> seen[o] ? lacc[o] * v : v;
             };
       }
       seen[o] = true;
@@ -179,6 +217,10 @@ public final class Reductions {
       }
     }
     for (int j = 0; j < outSize; j++) {
+      if (op == Op.PROD && !seen[j]) {
+        out.setLong(j, 1); // the empty product
+        continue;
+      }
       if (isFloat) {
         double v = dacc[j];
         if (op == Op.MEAN) {
@@ -206,7 +248,7 @@ public final class Reductions {
         throw MsException.runtimeError(
             "For '" + primitive + "', unsupported reduce operation for bool.");
       }
-      if (op != Op.SUM) {
+      if (op != Op.SUM && op != Op.PROD) {
         throw MsException.typeError(
             "Select CPU operator[" + primitive + "] fail! Unsupported data type!");
       }
@@ -253,5 +295,74 @@ public final class Reductions {
       reduced[a] = true;
     }
     return reduced;
+  }
+
+  /**
+   * For each position of {@code x} less dimension {@code axis} (row-major), the index along {@code
+   * axis} of the first maximum ({@code max}) or minimum; NaN never wins a comparison, so it is
+   * chosen only where it comes first. A 0-d {@code x} has one position, index 0.
+   */
+  public static int[] argExtremum(Tensor x, int axis, boolean max) {
+    int rank = x.shape().rank();
+    if (rank == 0) {
+      return new int[] {0};
+    }
+    int a = Math.floorMod(axis, rank);
+    int n = x.shape().dim(a);
+    int inner = 1;
+    for (int d = a + 1; d < rank; d++) {
+      inner *= x.shape().dim(d);
+    }
+    int positions = n == 0 ? 0 : x.size() / n;
+    int[] best = new int[positions];
+    for (int p = 0; p < positions; p++) {
+      int base = (p / inner) * n * inner + p % inner;
+      int k0 = 0;
+      double v0 = x.getDouble(base);
+      for (int k = 1; k < n; k++) {
+        double v = x.getDouble(base + k * inner);
+        if (max ? v > v0 : v < v0) {
+          v0 = v;
+          k0 = k;
+        }
+      }
+      best[p] = k0;
+    }
+    return best;
+  }
+
+  /** The elements of {@code x} at {@code index} (one per position, as {@link #argExtremum}). */
+  public static Tensor gatherAlong(Tensor x, int axis, int[] index, Shape out) {
+    int rank = x.shape().rank();
+    Tensor r = Tensor.zeros(x.dtype(), out);
+    if (rank == 0) {
+      r.setDouble(0, x.getDouble(0));
+      return r;
+    }
+    int a = Math.floorMod(axis, rank);
+    int n = x.shape().dim(a);
+    int inner = 1;
+    for (int d = a + 1; d < rank; d++) {
+      inner *= x.shape().dim(d);
+    }
+    boolean isFloat = x.dtype().isFloat();
+    for (int p = 0; p < index.length; p++) {
+      int i = (p / inner) * n * inner + p % inner + index[p] * inner;
+      if (isFloat) {
+        r.setDouble(p, x.getDouble(i));
+      } else {
+        r.setLong(p, x.getLong(i));
+      }
+    }
+    return r;
+  }
+
+  /** {@code values} as a tensor of integer type {@code dtype} and shape {@code shape}. */
+  public static Tensor indices(int[] values, DType dtype, Shape shape) {
+    Tensor r = Tensor.zeros(dtype, shape);
+    for (int i = 0; i < values.length; i++) {
+      r.setLong(i, values[i]);
+    }
+    return r;
   }
 }

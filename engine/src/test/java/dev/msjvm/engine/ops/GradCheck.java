@@ -24,7 +24,8 @@ public final class GradCheck {
    * MindSpore's gradients ignore them, so the loss does not use them either.
    */
   private static final java.util.Set<String> FIRST_OUTPUT_ONLY =
-      java.util.Set.of("SoftmaxCrossEntropyWithLogits", "LayerNorm", "BatchNorm", "Dropout");
+      java.util.Set.of(
+          "SoftmaxCrossEntropyWithLogits", "LayerNorm", "BatchNorm", "Dropout", "RmsNorm");
 
   private GradCheck() {}
 

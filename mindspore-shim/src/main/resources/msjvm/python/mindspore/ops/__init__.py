@@ -13,6 +13,8 @@ from mindspore.ops.operations.debug_ops import Depend, Print, TensorDump
 from mindspore.ops.operations import Erf
 from mindspore.ops.function import math_func as _math_func
 from mindspore.ops.function.math_func import *  # noqa: F401,F403,A004
+from mindspore.ops.function import elementary_func as _elementary_func
+from mindspore.ops.function.elementary_func import *  # noqa: F401,F403,A004
 from mindspore.ops.operations import (  # noqa: E402
     BroadcastTo, Ceil, Cos, CumSum, Diag, Digamma, Erfc, Expm1, Floor, Gcd, Igamma, Igammac, InplaceIndexAdd,
     IsFinite, IsInf, IsNan, Lcm, Lgamma, Log1p, MatrixBandPart, MatrixTriangularSolve, Reciprocal, ReverseV2, Round,
@@ -27,6 +29,9 @@ from mindspore.ops.operations import (  # noqa: E402
     AdaptiveAvgPool2D, Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat, Conv2D, Dropout, Gather, GatherNd, GeLU, LayerNorm, MaxPool, OneHot, RealDiv, ScatterNd, Select, SoftmaxCrossEntropyWithLogits, SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient, StridedSlice, SparseGatherV2, Tile, Shape,
     UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd, UnsortedSegmentSum)
 
+from mindspore.ops.operations import _elementary_ops
+from mindspore.ops.operations._elementary_ops import *  # noqa: E402,F401,F403
+
 __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
            "Minimum", "Pow", "FloorDiv", "FloorMod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
            "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten", "Reshape", "ExpandDims", "Squeeze", "Transpose",
@@ -40,7 +45,7 @@ __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive",
            "BroadcastTo", "Ceil", "Cos", "CumSum", "Diag", "Digamma", "Erfc", "Expm1", "Floor", "Gcd", "Igamma",
            "Igammac", "InplaceIndexAdd", "IsFinite", "IsInf", "IsNan", "Lcm", "Lgamma", "Log1p", "MatrixBandPart",
            "MatrixTriangularSolve", "Reciprocal", "ReverseV2", "Round", "Rsqrt", "Sign", "Sin", "Trunc",
-           "Zeta", "Real", "Imag", "Complex"] + list(_math_func.__all__)
+           "Zeta", "Real", "Imag", "Complex"] + list(_elementary_ops.__all__) + list(_math_func.__all__) + list(_elementary_func.__all__)
 
 
 def print_(*input_x):

@@ -40,6 +40,20 @@ public final class NnRules {
   private NnRules() {}
 
   /**
+   * PReLU(x, weight) (PReLUInfo): x splits freely; the weight splits as x's channel dim (dim 1), or
+   * stays whole when it has one element for every channel.
+   */
+  public static ShardingRule prelu() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String x = Letters.run('a', shapes.get(0).rank());
+          boolean perChannel = x.length() >= 2 && shapes.get(1).dim(0) == shapes.get(0).dim(1);
+          String w = perChannel ? x.substring(1, 2) : String.valueOf(EinsumSpec.FRESH);
+          return EinsumSpec.parse(x + "," + w + "->" + x);
+        });
+  }
+
+  /**
    * Conv2D (conv2d_info.cc). H and W split as MindSpore splits them: in mode "valid" only where
    * windows do not overlap, in "same" and "pad" with each rank's overlapping rows and columns
    * exchanged with its neighbours before the kernel ({@link ConvHalo}).

@@ -38,6 +38,39 @@ public final class ReductionRules {
         });
   }
 
+  /**
+   * ArgMaxWithValue, ArgMinWithValue (ArgMaxWithValueInfo): the index and the value, both laid out
+   * as the input less {@code axis} (a size-1 dim with {@code keep_dims}); the axis stays whole.
+   * MindSpore lets a strategy split it with a warning that the index may differ from the
+   * stand-alone run's; here such a strategy is refused, so the parallel run stays equal to it.
+   */
+  public static ShardingRule argReduceWithValue(String name) {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String x = Letters.run('a', shapes.get(0).rank());
+          if (x.isEmpty()) {
+            return EinsumSpec.parse("->,");
+          }
+          int axis = Letters.axis(name, attrs.integer("axis", 0), x.length());
+          String kept = attrs.bool("keep_dims", false) ? String.valueOf(EinsumSpec.FRESH) : "";
+          String out = x.substring(0, axis) + kept + x.substring(axis + 1);
+          return EinsumSpec.parse(x + "->" + out + "," + out).unsplit(x.substring(axis, axis + 1));
+        });
+  }
+
+  /**
+   * SquareSumAll (SquareSumAllInfo): both inputs split alike; each 0-d sum is partial over every
+   * split dim (AllReduce sum).
+   */
+  public static ShardingRule squareSumAll() {
+    return ShardingRule.of(
+        (attrs, shapes) -> {
+          String x = Letters.run('a', shapes.get(0).rank());
+          EinsumSpec spec = EinsumSpec.parse(x + "," + x + "->,");
+          return x.isEmpty() ? spec : spec.reduce(x, PartialOp.SUM);
+        });
+  }
+
   /** Softmax, LogSoftmax ({@code name} for the axis error): the axis stays whole. */
   public static ShardingRule softmax(String name) {
     return ShardingRule.of(
@@ -110,6 +143,40 @@ public final class ReductionRules {
   /** LayerNorm: the normalized dims stay whole. */
   public static ShardingRule layerNorm() {
     return ShardingRule.of(ReductionRules::layerNorm);
+  }
+
+  /**
+   * RmsNorm(x, gamma) -> (y, rstd) (RmsNormInfo): gamma covers x's trailing (normalised) dims and
+   * splits as they do; rstd keeps them as 1s. Where a normalised dim is split, the rank runs {@code
+   * SyncRmsNorm} over the ranks holding the rest of its rows (MindSpore reduces the squares over
+   * them the same way), so rstd is whole: not partial over those letters.
+   */
+  public static ShardingRule rmsNorm() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              String x = Letters.run('a', shapes.get(0).rank());
+              int begin = x.length() - shapes.get(1).rank();
+              String normed = x.substring(begin);
+              String stats =
+                  x.substring(0, begin) + String.valueOf(EinsumSpec.FRESH).repeat(normed.length());
+              EinsumSpec spec = EinsumSpec.parse(x + "," + normed + "->" + x + "," + stats);
+              return normed.isEmpty() ? spec : spec.reduce(normed, PartialOp.NONE);
+            })
+        .lowering(
+            (attrs, s, rank) -> {
+              TensorLayout x = s.inputLayouts().get(0);
+              int begin = x.rank() - s.inputLayouts().get(1).rank();
+              List<Integer> axes = new ArrayList<>();
+              for (int d = begin; d < x.rank(); d++) {
+                if (x.splitCount(d) > 1) {
+                  axes.add(x.deviceAxisOf(d));
+                }
+              }
+              return axes.isEmpty()
+                  ? NodeSharding.Lowering.NONE
+                  : NodeSharding.Lowering.replaced(
+                      "SyncRmsNorm", x.deviceMatrix().devicesVaryingOnly(rank, axes));
+            });
   }
 
   /** LayerNormGrad: gamma's and beta's gradients partial over the batch dims. */

@@ -236,7 +236,7 @@ final class RuleCases {
             List.of(g.f(2, 1, 4, 8), g.f(4, 8, 4))));
     c.add(new Case("BiasAdd", "BiasAdd", Attrs.EMPTY, List.of(g.f(8, 4, 2), g.f(4))));
     c.add(new Case("BiasAddGrad", "BiasAddGrad", Attrs.EMPTY, List.of(g.f(8, 4, 2))));
-    for (String op : List.of("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin")) {
+    for (String op : List.of("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd")) {
       c.add(new Case(op + " axis=1", op, Attrs.of("axis", List.of(1)), List.of(g.f(8, 4, 2))));
       c.add(
           new Case(
@@ -322,6 +322,7 @@ final class RuleCases {
             Attrs.of("begin_norm_axis", 1, "begin_params_axis", 0),
             List.of(g.f(8, 8), g.f(8, 8), g.f(8, 1), g.pos(8, 1), g.f(8, 8))));
     c.addAll(nnCases(g));
+    c.addAll(elementaryCases(g));
     c.add(
         new Case(
             "Transpose", "Transpose", Attrs.of("perm", List.of(2, 0, 1)), List.of(g.f(8, 4, 2))));
@@ -678,5 +679,125 @@ final class RuleCases {
         List.of(1, 1, stride, stride),
         "pad_mode",
         padMode);
+  }
+
+  /** Same-shape float tensors, ints (for the bitwise operators and shifts), bools and so on. */
+  private static List<Case> elementaryCases(Gen g) {
+    List<Case> c = new ArrayList<>();
+    for (String op :
+        List.of(
+            "Tan",
+            "Sinh",
+            "Cosh",
+            "Atan",
+            "Asinh",
+            "Rint",
+            "Inv",
+            "BesselI0e",
+            "BesselI1e",
+            "BesselI0",
+            "BesselI1",
+            "BesselJ0",
+            "BesselJ1",
+            "Mish",
+            "SeLU",
+            "HSigmoid")) {
+      c.add(new Case(op, op, Attrs.EMPTY, List.of(g.floats(-3, 3, 8, 4))));
+    }
+    for (String op : List.of("Atanh", "Asin", "ACos", "Erfinv")) {
+      c.add(new Case(op, op, Attrs.EMPTY, List.of(g.floats(-0.9, 0.9, 8, 4))));
+    }
+    c.add(new Case("Acosh", "Acosh", Attrs.EMPTY, List.of(g.floats(1, 4, 8, 4))));
+    for (String op : List.of("HShrink", "SoftShrink")) {
+      c.add(new Case(op, op, Attrs.of("lambd", 0.25), List.of(g.f(8, 4))));
+    }
+    c.add(new Case("Elu", "Elu", Attrs.of("alpha", 1.0), List.of(g.f(8, 4))));
+    for (String op :
+        List.of(
+            "Mod",
+            "FmodTensor",
+            "Atan2",
+            "DivNoNan",
+            "MulNoNan",
+            "TruncateDiv",
+            "TruncateMod",
+            "Xdivy",
+            "Xlogy",
+            "SquaredDifference",
+            "Hypot",
+            "NextAfter",
+            "LogicalAnd",
+            "LogicalOr",
+            "IsClose",
+            "RemainderTensorTensor")) {
+      c.add(new Case(op + "[8,4]+[4]", op, Attrs.EMPTY, List.of(g.f(8, 4), g.pos(4))));
+    }
+    for (String op : List.of("BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift")) {
+      c.add(new Case(op, op, Attrs.EMPTY, List.of(g.ints(64, 8, 4), g.ints(6, 4))));
+    }
+    c.add(
+        new Case(
+            "ApproximateEqual",
+            "ApproximateEqual",
+            Attrs.of("tolerance", 0.5),
+            List.of(g.f(8, 4), g.f(8, 4))));
+    c.add(new Case("Polar", "Polar", Attrs.EMPTY, List.of(g.pos(8, 4), g.f(4))));
+    c.add(
+        new Case(
+            "MaskedFill value tensor",
+            "MaskedFill",
+            Attrs.EMPTY,
+            List.of(g.f(8, 4), g.bools(4), g.scalar(2.5))));
+    c.add(
+        new Case(
+            "MaskedFill value attribute",
+            "MaskedFill",
+            Attrs.of("value", -1.5),
+            List.of(g.f(8, 4), g.bools(8, 1))));
+    c.add(
+        new Case(
+            "AddcmulExt",
+            "AddcmulExt",
+            Attrs.of("value", 0.5),
+            List.of(g.f(8, 4), g.f(8, 4), g.f(4))));
+    c.add(new Case("AssignSub", "AssignSub", Attrs.EMPTY, List.of(g.f(8, 4), g.f(8, 4))));
+    for (String op : List.of("ArgMaxWithValue", "ArgMinWithValue")) {
+      c.add(new Case(op + " axis=1", op, Attrs.of("axis", 1), List.of(g.f(8, 4, 2))));
+      c.add(
+          new Case(
+              op + " axis=-1 keep",
+              op,
+              Attrs.of("axis", -1, "keep_dims", true),
+              List.of(g.f(8, 4, 2))));
+    }
+    c.add(new Case("Argmin axis=0", "Argmin", Attrs.of("axis", 0), List.of(g.f(8, 4, 2))));
+    c.add(new Case("SquareSumAll", "SquareSumAll", Attrs.EMPTY, List.of(g.f(8, 4), g.f(8, 4))));
+    c.add(new Case("PReLU per channel", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4, 2), g.f(4))));
+    c.add(new Case("PReLU one weight", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4), g.f(1))));
+    for (int axis : new int[] {1, -1}) {
+      c.add(
+          new Case(
+              "L2Normalize axis=" + axis,
+              "L2Normalize",
+              Attrs.of("axis", axis, "epsilon", 1e-4),
+              List.of(g.f(8, 4, 2))));
+    }
+    c.add(
+        new Case(
+            "RmsNorm last", "RmsNorm", Attrs.of("epsilon", 1e-6), List.of(g.f(8, 4, 6), g.f(6))));
+    c.add(
+        new Case(
+            "RmsNorm two dims",
+            "RmsNorm",
+            Attrs.of("epsilon", 1e-6),
+            List.of(g.f(8, 4, 6), g.f(4, 6))));
+    c.add(new Case("CumProd axis=1", "CumProd", Attrs.of("axis", 1), List.of(g.pos(8, 4, 2))));
+    c.add(
+        new Case(
+            "CumProd exclusive reverse",
+            "CumProd",
+            Attrs.of("axis", -1, "exclusive", true, "reverse", true),
+            List.of(g.pos(8, 4))));
+    return c;
   }
 }

@@ -2,7 +2,7 @@
 from mindspore.nn.cell import Cell
 from mindspore.ops import operations as P
 
-__all__ = ["ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "get_activation"]
+__all__ = ["ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "PReLU", "get_activation"]
 
 
 class ReLU(Cell):
@@ -33,6 +33,46 @@ class GELU(Cell):
             return self.gelu(x)
         from mindspore.ops.function import gelu  # pylint: disable=import-outside-toplevel
         return gelu(x, 'none')
+
+
+class PReLU(Cell):
+    """Parametric ReLU: a learnt slope per channel (Parameter ``a``, ``channel`` values of ``w``) below zero."""
+
+    def __init__(self, channel=1, w=0.25):
+        import numpy as np  # pylint: disable=import-outside-toplevel
+        from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+        from mindspore.common.parameter import Parameter  # pylint: disable=import-outside-toplevel
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        super().__init__()
+        if not isinstance(channel, int) or isinstance(channel, bool) or channel <= 0:
+            raise ValueError(f"For 'PReLU', the 'channel' must be int and must > 0, but got '{channel}' with type "
+                             f"'{type(channel).__name__}'.")
+        if isinstance(w, (float, np.float32)):
+            w = Tensor([float(w)] * channel, mstype.float32)
+        elif isinstance(w, list):
+            if len(w) != channel:
+                raise ValueError(f"For 'PReLU', the length of 'w' must be equal to the 'channel' when the 'w' is a "
+                                 f"list, but got the length of 'w': {len(w)}, the 'channel': {channel}.")
+            for i in w:
+                if not isinstance(i, (float, np.float32)):
+                    raise ValueError(f"For 'PReLU', all elements in 'w' must be float when the 'w' is a list, "
+                                     f"but got {i}.")
+            w = Tensor(w, mstype.float32)
+        elif isinstance(w, Tensor):
+            if w.dtype not in (mstype.float16, mstype.float32):
+                raise ValueError(f"For 'PReLU', the dtype of 'w' must be float16 or float32 when the 'w' is a "
+                                 f"tensor, but got {w.dtype}.")
+            if len(w.shape) != 1 or w.shape[0] != channel:
+                raise ValueError(f"For 'PReLU', the dimension of 'w' must be 1, and the elements number should be "
+                                 f"equal to the 'channel' when the 'w' is a tensor, but got 'w' shape {w.shape}, "
+                                 f"the 'channel' {channel}.")
+        else:
+            raise TypeError(f"For 'PReLU', the 'w' only supported float, list and tensor, but got {type(w).__name__}.")
+        self.w = Parameter(w, name='a')
+        self.prelu = P.PReLU()
+
+    def construct(self, x):
+        return self.prelu(x, P.Cast()(self.w, x.dtype))
 
 
 class Sigmoid(Cell):

@@ -11,6 +11,7 @@ from mindspore.ops.operations import (  # noqa: F401
     Select, Sigmoid, Slice, Softmax, Split, Sqrt, Square, Squeeze, StridedSlice, Sub, Tanh, Transpose, Zeros,
     ZerosLike)
 from mindspore.ops.operations._grad_ops import AvgPoolGrad, BatchNormGrad, BiasAddGrad, ReluGrad  # noqa: F401
+from mindspore.ops.operations._elementary_ops import *  # noqa: F401,F403
 
 
 class _AlphaBinary(Primitive):
@@ -67,3 +68,19 @@ class ZerosLikeExt(Primitive):
     def __call__(self, input, dtype=None):  # pylint: disable=redefined-builtin
         from mindspore.ops.function import zeros_like  # pylint: disable=import-outside-toplevel
         return zeros_like(input, dtype=dtype)
+
+
+class AddcmulExt(Primitive):
+    """``input + value * tensor1 * tensor2`` (``mint.addcmul``), one engine operator (sharded as one)."""
+
+    def __init__(self):
+        super().__init__("AddcmulExt")
+
+    def __call__(self, input, tensor1, tensor2, value=1):  # pylint: disable=redefined-builtin
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        if isinstance(value, Tensor):
+            value = value.item()
+        for name, arg in (("input", input), ("tensor1", tensor1), ("tensor2", tensor2)):
+            if not isinstance(arg, Tensor):
+                raise TypeError(f"For 'AddcmulExt', '{name}' must be a Tensor, but got {type(arg).__name__}.")
+        return self._run_engine(input, tensor1, tensor2, extra=("value", value))

@@ -20,8 +20,15 @@ def mul(input, other):  # pylint: disable=redefined-builtin
     return _MUL(input, other)
 
 
-def div(input, other):  # pylint: disable=redefined-builtin
-    return _DIV(input, other)
+def div(input, other, *, rounding_mode=None):  # pylint: disable=redefined-builtin
+    """True division, or rounded toward minus infinity (``"floor"``) or zero (``"trunc"``)."""
+    if rounding_mode is None:
+        return _DIV(input, other)
+    if rounding_mode == "floor":
+        return P.FloorDiv()(input, other)
+    if rounding_mode == "trunc":
+        return P.TruncateDiv()(input, other)
+    raise ValueError("For ops.div, rounding_mode value should be None, 'floor' or 'trunc'.")
 
 
 def maximum(input, other):  # pylint: disable=redefined-builtin
@@ -394,3 +401,5 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
 
 from mindspore.ops.function import math_func  # noqa: E402
 from mindspore.ops.function.math_func import *  # noqa: E402,F401,F403,A004
+from mindspore.ops.function import elementary_func  # noqa: E402
+from mindspore.ops.function.elementary_func import *  # noqa: E402,F401,F403,A004

@@ -117,7 +117,7 @@ class AssignAdd(Primitive):
     def __call__(self, variable, value):
         from mindspore.common.parameter import Parameter  # pylint: disable=import-outside-toplevel
         if not isinstance(variable, Parameter):
-            raise TypeError(f"For 'AssignAdd', the 'variable' must be a Parameter, but got {_type_name(variable)}.")
+            raise TypeError(f"For '{self.name}', the 'variable' must be a Parameter, but got {_type_name(variable)}.")
         if not isinstance(value, _tensor_cls()):
             value = _tensor_cls()(value, variable.dtype)
         return self._run_engine(variable, value)

@@ -1,0 +1,201 @@
+"""MindSpore 2.10's functional forms of the primitives in ``ops/operations/_elementary_ops.py``
+(``ops.tan``, ``ops.bessel_i0``, ``ops.logical_and``, ``ops.prod``, ``ops.masked_fill``...), each one call
+of its primitive (or, where MindSpore composes one, the same composition)."""
+# pylint: disable=redefined-builtin
+from mindspore.ops.operations import _elementary_ops as E
+
+__all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "acosh", "arctan", "arctanh", "arcsin",
+           "arccos", "arcsinh", "arccosh", "erfinv", "inv", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e",
+           "bessel_j0", "bessel_j1", "mish", "selu", "hardsigmoid", "hardshrink", "softshrink", "elu", "atan2",
+           "arctan2", "truncate_div", "truncate_mod", "xdivy", "xlogy", "mul_no_nan", "nextafter", "logical_and",
+           "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "fmod",
+           "masked_fill", "prod", "addcmul", "prelu", "rms_norm"]
+
+
+def tan(input):
+    return E.Tan()(input)
+
+
+def sinh(input):
+    return E.Sinh()(input)
+
+
+def cosh(input):
+    return E.Cosh()(input)
+
+
+def atan(input):
+    return E.Atan()(input)
+
+
+def atanh(input):
+    return E.Atanh()(input)
+
+
+def asin(input):
+    return E.Asin()(input)
+
+
+def acos(input):
+    return E.ACos()(input)
+
+
+def asinh(input):
+    return E.Asinh()(input)
+
+
+def acosh(input):
+    return E.Acosh()(input)
+
+
+arctan, arctanh, arcsin, arccos, arcsinh, arccosh = atan, atanh, asin, acos, asinh, acosh
+
+
+def erfinv(input):
+    return E.Erfinv()(input)
+
+
+def inv(x):
+    return E.Inv()(x)
+
+
+def bessel_i0(x):
+    return E.BesselI0()(x)
+
+
+def bessel_i0e(x):
+    return E.BesselI0e()(x)
+
+
+def bessel_i1(x):
+    return E.BesselI1()(x)
+
+
+def bessel_i1e(x):
+    return E.BesselI1e()(x)
+
+
+def bessel_j0(x):
+    return E.BesselJ0()(x)
+
+
+def bessel_j1(x):
+    return E.BesselJ1()(x)
+
+
+def mish(x):
+    return E.Mish()(x)
+
+
+def selu(input_x):
+    return E.SeLU()(input_x)
+
+
+def hardsigmoid(input):
+    return E.HSigmoid()(input)
+
+
+def hardshrink(input, lambd=0.5):
+    return E.HShrink(lambd)(input)
+
+
+def softshrink(input, lambd=0.5):
+    return E.SoftShrink(lambd)(input)
+
+
+def elu(input_x, alpha=1.0):
+    return E.Elu(alpha)(input_x)
+
+
+def atan2(input, other):
+    return E.Atan2()(input, other)
+
+
+arctan2 = atan2
+
+
+def truncate_div(x, y):
+    return E.TruncateDiv()(x, y)
+
+
+def truncate_mod(x, y):
+    return E.TruncateMod()(x, y)
+
+
+def xdivy(x, y):
+    return E.Xdivy()(x, y)
+
+
+def xlogy(input, other):
+    return E.Xlogy()(input, other)
+
+
+def mul_no_nan(x, y):
+    return E.MulNoNan()(x, y)
+
+
+def nextafter(input, other):
+    return E.NextAfter()(input, other)
+
+
+def logical_and(input, other):
+    return E.LogicalAnd()(input, other)
+
+
+def logical_or(input, other):
+    return E.LogicalOr()(input, other)
+
+
+def logical_xor(input, other):
+    """True where exactly one of the two is true (non-zero), as bool."""
+    from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+    from mindspore.ops.operations import Cast, NotEqual  # pylint: disable=import-outside-toplevel
+    return NotEqual()(Cast()(input, mstype.bool_), Cast()(other, mstype.bool_))
+
+
+def bitwise_and(input, other):
+    return E.BitwiseAnd()(input, other)
+
+
+def bitwise_or(input, other):
+    return E.BitwiseOr()(input, other)
+
+
+def bitwise_xor(input, other):
+    return E.BitwiseXor()(input, other)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return E.IsClose(rtol, atol, equal_nan)(input, other)
+
+
+def fmod(input, other):
+    """The remainder with the dividend's sign: ``input - div(input, other, "trunc") * other`` (MindSpore's
+    composition for tensors)."""
+    from mindspore.ops.function import div  # pylint: disable=import-outside-toplevel
+    return input - div(input, other, rounding_mode="trunc") * other
+
+
+def masked_fill(input_x, mask, value):
+    return E.MaskedFill()(input_x, mask, value)
+
+
+def prod(input, axis=None, keep_dims=False, dtype=None):
+    from mindspore.ops.operations import Cast  # pylint: disable=import-outside-toplevel
+    if dtype is not None:
+        input = Cast()(input, dtype)
+    return E.ReduceProd(keep_dims)(input, () if axis is None else axis)
+
+
+def addcmul(input, tensor1, tensor2, value=1):
+    """``input + value * tensor1 * tensor2``."""
+    from mindspore.ops.operations import Mul  # pylint: disable=import-outside-toplevel
+    return input + Mul()(value, Mul()(tensor1, tensor2))
+
+
+def prelu(input, weight):
+    return E.PReLU()(input, weight)
+
+
+def rms_norm(x, gamma, epsilon=1e-6):
+    return E.RmsNorm(epsilon)(x, gamma)
