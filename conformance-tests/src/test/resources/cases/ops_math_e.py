@@ -3,7 +3,7 @@
 # functions, Erfinv, Rint, Inv, the Bessel functions, Mish, SeLU, HSigmoid, HShrink, SoftShrink, Elu;
 # Mod, Atan2, DivNoNan, MulNoNan, TruncateDiv, TruncateMod, Xdivy, Xlogy, SquaredDifference, the
 # bitwise and logical operators, Hypot, LeftShift, RightShift, NextAfter, ApproximateEqual, IsClose,
-# MaskedFill, AssignSub; ReduceProd, Argmin, ArgMinWithValue, ArgMaxWithValue, SquareSumAll;
+# MaskedFill, AssignSub; ReduceProd, Argmin, ArgMinWithValue, ArgMaxWithValue, SquareSumAll; Triu, Tril;
 # ops.div's rounding modes and addcmul: values, dtypes, errors, and gradients in both modes.
 import numpy as np
 import mindspore as ms
@@ -239,6 +239,22 @@ attempt("ops.div('x')", lambda: show(ops.div(a, b, rounding_mode="x")))
 attempt("add_ext(alpha)", lambda: show(ops.auto_generate.gen_ops_def.add_ext(a, b, 2.0)))
 attempt("sub_ext(alpha)", lambda: show(ops.auto_generate.gen_ops_def.sub_ext(a, b, 0.5)))
 attempt("addcmul", lambda: show(ops.addcmul(f32(1.0, 2.0, 3.0), f32(1.0, 2.0, 3.0), f32(0.5, 1.0, 2.0), Tensor(0.5))))
+
+
+# Triu, Tril.
+tri = Tensor(np.arange(1, 13, dtype=np.float32).reshape(3, 4))
+for d in (0, 1, -1, 5, -5):
+    attempt(f"Triu({d})", lambda d=d: show(P.Triu(d)(tri)))
+    attempt(f"Tril({d})", lambda d=d: show(P.Tril(d)(tri)))
+attempt("Triu(batched int32)", lambda: show(P.Triu()(Tensor(np.ones((2, 2, 3), np.int32)))))
+attempt("Triu(bool)", lambda: show(P.Triu()(Tensor(np.ones((2, 2), np.bool_)))))
+attempt("Tril(float16)", lambda: show(P.Tril()(Tensor(np.ones((2, 2), np.float16)))))
+attempt("Tril(1-D)", lambda: show(P.Tril()(f32(1.0, 2.0))))
+attempt("Triu(1-D)", lambda: show(P.Triu()(f32(1.0, 2.0))))
+attempt("Triu(1.5)", lambda: P.Triu(1.5))
+attempt("ops.triu/tril", lambda: show((ops.triu(tri, 1), ops.tril(tri, -1))))
+attempt("grad Triu(1)", lambda: show(ms.grad(lambda t: (P.Triu(1)(t) * 2.0).sum())(tri)))
+attempt("grad Tril(0)", lambda: show(ms.grad(lambda t: (P.Tril(0)(t) * 2.0).sum())(tri)))
 
 
 # Each operator's own gradient (PyNative).

@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * Batched triangular linear algebra: MatrixTriangularSolve (attributes {@code lower}, {@code
- * adjoint}) and MatrixBandPart (attributes {@code lower}, {@code upper}). Both shard over the batch
- * dimensions only; the matrices stay whole.
+ * adjoint}) and MatrixBandPart (attributes {@code lower}, {@code upper}), which shard over the
+ * batch dimensions only (the matrices stay whole); Triu and Tril ({@code diagonal}), which split
+ * every dimension, each block's diagonal shifted to its place.
  */
 final class LinalgOps {
   private LinalgOps() {}
@@ -41,7 +42,20 @@ final class LinalgOps {
                 g -> one(g.op("MatrixBandPart", g.attrs(), g.dout(0))))
             .infers(Infer.one((a, in) -> Linalg.bandPartType(in.get(0))))
             .role(CostRole.GENERAL)
-            .shards(MatrixRules.batchedMatrix()));
+            .shards(MatrixRules.batchedMatrix()),
+        triangle("Triu", true),
+        triangle("Tril", false));
+  }
+
+  /** Triu / Tril (attribute {@code diagonal}); the gradient keeps the same triangle of dout. */
+  private static OpDef triangle(String name, boolean upper) {
+    return OpDef.of(
+            name,
+            c -> one(Linalg.triangle(c.in(0), c.attrs().integer("diagonal", 0), upper)),
+            g -> one(g.op(name, g.attrs(), g.dout(0))))
+        .infers(Infer.one((a, in) -> Linalg.triangleType(name, in.get(0))))
+        .role(CostRole.ELEMENTWISE)
+        .shards(MatrixRules.triangle(upper));
   }
 
   /**

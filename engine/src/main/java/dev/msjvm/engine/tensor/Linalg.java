@@ -116,6 +116,45 @@ public final class Linalg {
   }
 
   /** The type of {@link #bandPart}: its input's, of rank 2 or more. */
+  /**
+   * Triu ({@code upper}) or Tril of the last two dims: the elements with {@code col - row >=
+   * diagonal} (Triu) or {@code <= diagonal} (Tril), zeros elsewhere.
+   */
+  public static Tensor triangle(Tensor x, long diagonal, boolean upper) {
+    triangleType(upper ? "Triu" : "Tril", x.type());
+    int r = x.shape().rank();
+    int rows = x.shape().dim(r - 2);
+    int cols = x.shape().dim(r - 1);
+    Tensor out = Tensor.zeros(x.dtype(), x.shape());
+    boolean isFloat = x.dtype().isFloat();
+    for (int i = 0; i < x.size(); i++) {
+      long d = (long) (i % cols) - (i / cols) % rows;
+      if (upper ? d >= diagonal : d <= diagonal) {
+        if (isFloat) {
+          out.setDouble(i, x.getDouble(i));
+        } else {
+          out.setLong(i, x.getLong(i));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Triu's and Tril's type: the input's (rank 2 or more, MindSpore's texts). */
+  public static AbstractTensor triangleType(String op, AbstractTensor x) {
+    if (x.rank() < 2) {
+      throw MsException.valueError(
+          "For primitive["
+              + op
+              + "], "
+              + (op.equals("Triu") ? "the rank of input" : "the x's rank")
+              + " must be greater than or equal to 2, but got "
+              + x.rank()
+              + ".");
+    }
+    return x;
+  }
+
   public static AbstractTensor bandPartType(AbstractTensor x) {
     if (x.rank() < 2) {
       throw MsException.valueError(

@@ -2,6 +2,7 @@ package dev.msjvm.engine.parallel.rules;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.TensorLayout;
 import java.util.List;
 
 /**
@@ -37,6 +38,32 @@ public final class MatrixRules {
           String batch = Letters.run('a', shapes.get(0).rank() - 2);
           return EinsumSpec.parse(batch + "xy->" + batch + "xy").unsplit("xy");
         });
+  }
+
+  /**
+   * Triu, Tril (TriuInfo, TrilInfo): every dim may split; a rank keeps the triangle of its block
+   * with its {@code diagonal} shifted by the block's first row less its first column (MindSpore's
+   * GetDiag), so the blocks together hold the whole tensor's triangle.
+   */
+  public static ShardingRule triangle(boolean upper) {
+    return ShardingRule.of((attrs, shapes) -> Letters.broadcast(shapes))
+        .localizing(
+            (attrs, s, rank) -> {
+              TensorLayout x = s.inputLayouts().get(0);
+              List<TensorLayout.SliceRange> r = x.sliceRanges(rank);
+              int d = x.rank();
+              int shift = r.get(d - 2).begin() - r.get(d - 1).begin();
+              int rows = r.get(d - 2).end() - r.get(d - 2).begin();
+              int cols = r.get(d - 1).end() - r.get(d - 1).begin();
+              // clipped to the block as MindSpore's GetDiag does (the same triangle): Triu to
+              // [-rows + 1, cols] (all, none), Tril to [-rows, cols - 1] (none, all)
+              int z = attrs.integer("diagonal", 0) + shift;
+              z =
+                  upper
+                      ? Math.max(Math.min(z, cols), -rows + 1)
+                      : Math.max(Math.min(z, cols - 1), -rows);
+              return attrs.with("diagonal", z);
+            });
   }
 
   /** BiasAdd: the bias takes the channel dim's split. */

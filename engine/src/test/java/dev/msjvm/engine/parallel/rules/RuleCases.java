@@ -772,6 +772,16 @@ final class RuleCases {
     }
     c.add(new Case("Argmin axis=0", "Argmin", Attrs.of("axis", 0), List.of(g.f(8, 4, 2))));
     c.add(new Case("SquareSumAll", "SquareSumAll", Attrs.EMPTY, List.of(g.f(8, 4), g.f(8, 4))));
+    for (String op : List.of("Triu", "Tril")) {
+      for (int diagonal : new int[] {0, 1, -3}) {
+        c.add(
+            new Case(
+                op + " diagonal=" + diagonal,
+                op,
+                Attrs.of("diagonal", diagonal),
+                List.of(g.f(2, 8, 8))));
+      }
+    }
     c.add(new Case("PReLU per channel", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4, 2), g.f(4))));
     c.add(new Case("PReLU one weight", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4), g.f(1))));
     for (int axis : new int[] {1, -1}) {

@@ -9,7 +9,7 @@ __all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "aco
            "bessel_j0", "bessel_j1", "mish", "selu", "hardsigmoid", "hardshrink", "softshrink", "elu", "atan2",
            "arctan2", "truncate_div", "truncate_mod", "xdivy", "xlogy", "mul_no_nan", "nextafter", "logical_and",
            "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "fmod",
-           "masked_fill", "prod", "addcmul", "prelu", "rms_norm"]
+           "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril"]
 
 
 def tan(input):
@@ -199,3 +199,11 @@ def prelu(input, weight):
 
 def rms_norm(x, gamma, epsilon=1e-6):
     return E.RmsNorm(epsilon)(x, gamma)
+
+
+def triu(input, diagonal=0):
+    return E.Triu(diagonal)(input)
+
+
+def tril(input, diagonal=0):
+    return E.Tril(diagonal)(input)

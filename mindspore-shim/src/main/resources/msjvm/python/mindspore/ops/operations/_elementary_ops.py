@@ -22,7 +22,7 @@ __all__ = ["ACos", "Acosh", "ApproximateEqual", "ArgMaxWithValue", "ArgMinWithVa
            "FmodTensor", "HSigmoid", "HShrink", "Hypot", "InplaceCopy", "Inv", "IsClose", "LeftShift", "LogicalAnd",
            "LogicalOr", "MaskedFill", "Mish", "Mod", "MulNoNan", "NextAfter", "Polar", "ReduceProd",
            "RemainderTensorTensor", "RightShift", "Rint", "SeLU", "Sinh", "SoftShrink", "SquareSumAll",
-           "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm"]
+           "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm", "Triu", "Tril"]
 
 
 class _OneTensor(Primitive):
@@ -441,3 +441,30 @@ class RmsNorm(Primitive):
             raise TypeError(f'Failed calling RmsNorm with "RmsNorm(epsilon=float)(x={_type_name(x)}, '
                             f'gamma={_type_name(gamma)})".')
         return self._run_engine(x, gamma, all_outputs=True)
+
+
+class _Triangle(_OneTensor):
+    """Triu / Tril of the last two dims: ``diagonal`` 0 keeps the main diagonal, 1 the one above it."""
+
+    arg = "input"
+
+    def __init__(self, diagonal=0):
+        super().__init__()
+        if isinstance(diagonal, _tensor_cls()):
+            diagonal = diagonal.item()
+        if not isinstance(diagonal, int) or isinstance(diagonal, bool):
+            raise TypeError(f"For '{self.name}', the type of 'diagonal' should be one of '[Tensor, int]', "
+                            f"but got {type(diagonal)}.")
+        self.diagonal = diagonal
+        self.add_prim_attr("diagonal", diagonal)
+
+    def _engine_attrs(self):
+        return ["diagonal", self.diagonal]
+
+
+class Triu(_Triangle):
+    """The upper triangle (``col - row >= diagonal``), zeros elsewhere."""
+
+
+class Tril(_Triangle):
+    """The lower triangle (``col - row <= diagonal``), zeros elsewhere."""
