@@ -1,5 +1,6 @@
-# PReLU (ops.PReLU, ops.prelu, nn.PReLU) and L2Normalize: values, dtypes, errors and gradients in both
-# modes (MindSpore's parallel tests build them: test_prelu, test_l2normalize, test_auto_parallel_*).
+# PReLU (ops.PReLU, ops.prelu, nn.PReLU), L2Normalize and FastGeLU (nn.FastGelu, get_activation): values,
+# dtypes, errors and gradients in both modes (MindSpore's parallel tests build them: test_prelu,
+# test_l2normalize, test_auto_parallel_*, the fast_gelu activations of their Dense layers).
 import numpy as np
 import mindspore as ms
 from mindspore import Tensor, Parameter, nn, ops
@@ -61,6 +62,17 @@ attempt("L2Normalize(axis=1.0)", lambda: P.L2Normalize(axis=1.0))
 attempt("L2Normalize(epsilon='a')", lambda: P.L2Normalize(epsilon='a'))
 
 
+g = Tensor(np.array([-3.0, -1.0, -0.2, 0.0, 0.5, 2.0], np.float32))
+attempt("FastGeLU", lambda: show(P.FastGeLU()(g)))
+attempt("FastGeLU(float16)", lambda: show(P.FastGeLU()(Tensor(np.array([-1.0, -0.2, 0.0, 0.5, 2.0], np.float16)))))
+attempt("FastGeLU(float64)", lambda: show(P.FastGeLU()(g.astype(ms.float64))))
+attempt("FastGeLU(int32)", lambda: show(P.FastGeLU()(g.astype(ms.int32))))
+attempt("nn.FastGelu / ops.fast_gelu / get_activation", lambda: show((nn.FastGelu()(g), ops.fast_gelu(g),
+                                                                      nn.get_activation('fast_gelu')(g))))
+print("get_activation:", nn.get_activation('fast_gelu'), nn.get_activation('prelu'))
+attempt("grad FastGeLU", lambda: show(ms.grad(lambda a: P.FastGeLU()(a).sum())(g)))
+
+
 class Net(nn.Cell):
     def __init__(self):
         super().__init__()
@@ -71,7 +83,7 @@ class Net(nn.Cell):
 
     def construct(self, t):
         h = self.prelu(t, self.w)
-        return (self.l2(h * t + 0.5) * self.scale).sum() + (h * h).sum() * 0.1
+        return (self.l2(h * t + 0.5) * self.scale).sum() + (h * h).sum() * 0.1 + P.FastGeLU()(h).sum()
 
 
 for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):

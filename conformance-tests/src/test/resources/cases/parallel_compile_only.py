@@ -59,3 +59,31 @@ context.reset_auto_parallel_context()
 net = Net()
 print("stand_alone compiled", _cell_graph_executor.compile(net, x, y)[1],
       "strategies", _cell_graph_executor._get_shard_strategy(net))
+
+
+class DataParallelNet(nn.Cell):
+    """Cell.set_data_parallel: the calls without a strategy get the data-parallel one (input 0's
+    first dimension, and the dimensions sharing it, over all devices); a sharded call keeps its own."""
+
+    def __init__(self):
+        super().__init__()
+        self.matmul = P.MatMul()
+        self.relu = P.ReLU()
+        self.mul = P.Mul().shard(((2, 4), (2, 4)))
+
+    def construct(self, a, b):
+        return self.mul(self.relu(self.matmul(a, b)), a)
+
+
+square = Tensor(np.ones((64, 64), np.float32))
+for data_parallel in (False, True):
+    context.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="sharding_propagation", device_num=8,
+                                      global_rank=0, dataset_strategy="full_batch")
+    _reset_op_id()
+    net = DataParallelNet()
+    if data_parallel:
+        net.set_data_parallel()
+    _cell_graph_executor.compile(net, square, square)
+    print("set_data_parallel" if data_parallel else "searched",
+          sorted(_cell_graph_executor._get_shard_strategy(net).items()))
+    context.reset_auto_parallel_context()

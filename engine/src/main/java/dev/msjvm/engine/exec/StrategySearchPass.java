@@ -8,6 +8,7 @@ import dev.msjvm.engine.exec.Graph.Var;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.parallel.StrategyFile;
 import dev.msjvm.engine.parallel.TensorLayout;
+import dev.msjvm.engine.parallel.rules.EinsumSpec;
 import dev.msjvm.engine.parallel.rules.Layouts;
 import dev.msjvm.engine.parallel.rules.OptimizerRules;
 import dev.msjvm.engine.parallel.rules.Rules;
@@ -137,6 +138,7 @@ public final class StrategySearchPass {
     Map<Integer, Integer> dataOf = new HashMap<>();
     Map<Variable, Integer> paramOf = new IdentityHashMap<>();
     Map<Integer, Variable> loads = new HashMap<>();
+    java.util.Set<Integer> dataParallelOps = new java.util.HashSet<>();
     for (int n = 0; n < global.forwardNodes(); n++) {
       Node node = nodes.get(n);
       String op = node.op().name();
@@ -176,6 +178,10 @@ public final class StrategySearchPass {
               default -> null;
             });
       }
+      List<List<Integer>> dataParallel = dataParallelStrategy(node, devices);
+      if (dataParallel != null) {
+        dataParallelOps.add(n);
+      }
       opOf.put(
           n,
           add(
@@ -186,7 +192,7 @@ public final class StrategySearchPass {
                   List.of(node.inShapes()),
                   List.of(node.outShapes()),
                   inputs,
-                  null)));
+                  dataParallel)));
     }
     if (mode.equals(StrategySearch.SHARDING_PROPAGATION)) {
       // MindSpore's VirtualDataset covers every input of the step and is a configured operator of
@@ -224,7 +230,7 @@ public final class StrategySearchPass {
     }
     for (Map.Entry<Integer, Integer> e : opOf.entrySet()) {
       OpGraph.Node op = ops.get(e.getValue());
-      if (!op.isConfigured()) {
+      if (!op.isConfigured() || dataParallelOps.contains(e.getKey())) {
         extra.put(
             e.getKey(),
             Attrs.of(
@@ -245,6 +251,40 @@ public final class StrategySearchPass {
       }
     }
     return new Result(global.withAttrs(extra), costs, chosen, opOf, paramLayouts, mode, opNames);
+  }
+
+  /**
+   * The data-parallel strategy of a call its cell marked with {@code Cell.set_data_parallel}
+   * (attribute {@code strategy_gen_mode = "data_parallel"}) and no strategy of its own: every
+   * dimension that carries input 0's first dimension split over all devices, the others whole
+   * (MindSpore's GenerateBatchStrategies: {@code ((8, 1), (1, 1))} for a MatMul on 8); null when
+   * unmarked, or when that dimension does not divide.
+   */
+  private static List<List<Integer>> dataParallelStrategy(Node node, int devices) {
+    Attrs a = node.attrs();
+    if (!a.has("strategy_gen_mode")
+        || !"data_parallel".equals(a.string("strategy_gen_mode"))
+        || dev.msjvm.engine.parallel.rules.RulesOracle.hasOwnStrategy(a)
+        || node.inShapes().length == 0
+        || node.inShapes()[0].rank() == 0) {
+      return null;
+    }
+    EinsumSpec spec = node.op().sharding().specFor(a, List.of(node.inShapes()));
+    char batch = spec.inputs().get(0).charAt(0);
+    List<List<Integer>> strategy = new ArrayList<>();
+    for (int i = 0; i < node.inShapes().length; i++) {
+      String letters = spec.inputs().get(i);
+      List<Integer> s = new ArrayList<>();
+      for (int d = 0; d < letters.length(); d++) {
+        boolean split = letters.charAt(d) == batch && batch != EinsumSpec.FRESH;
+        if (split && node.inShapes()[i].dim(d) % devices != 0) {
+          return null;
+        }
+        s.add(split ? devices : 1);
+      }
+      strategy.add(s);
+    }
+    return strategy;
   }
 
   /** Whether the search decides {@code node}: a call with a sharding rule that updates no state. */

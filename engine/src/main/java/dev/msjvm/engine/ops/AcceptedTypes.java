@@ -15,7 +15,7 @@ import java.util.Set;
  * .check("Rint", INT32)} throws "For primitive[Rint], the input argument[x] must be a type of
  * {Tensor[Float16], Tensor[Float32], Tensor[Float64]}, but got Tensor[Int32]."
  */
-record AcceptedTypes(Set<DType> cpu, String arg, String list) {
+record AcceptedTypes(Set<DType> cpu, String arg, String list, String refusal) {
   static final Set<DType> FLOATS = EnumSet.of(DType.FLOAT16, DType.FLOAT32, DType.FLOAT64);
 
   static final Set<DType> INTS =
@@ -25,6 +25,15 @@ record AcceptedTypes(Set<DType> cpu, String arg, String list) {
 
   AcceptedTypes {
     cpu = Set.copyOf(cpu);
+  }
+
+  AcceptedTypes(Set<DType> cpu, String arg, String list) {
+    this(cpu, arg, list, null);
+  }
+
+  /** Types refused with {@code refusal} followed by the type's name (an operator's own text). */
+  static AcceptedTypes refusing(Set<DType> cpu, String refusal) {
+    return new AcceptedTypes(cpu, null, null, refusal);
   }
 
   /** Types whose refusal is always the kernel selector's. */
@@ -41,6 +50,9 @@ record AcceptedTypes(Set<DType> cpu, String arg, String list) {
   void check(String op, DType got) {
     if (cpu.contains(got)) {
       return;
+    }
+    if (refusal != null) {
+      throw MsException.typeError(refusal + got.mindsporeName());
     }
     boolean tensors = list != null && list.startsWith("Tensor[");
     String shown = tensors ? "Tensor[" + got.mindsporeName() + "]" : got.mindsporeName();

@@ -498,6 +498,24 @@ class Cell:
         for name, param in self.parameters_and_names(expand=recurse):
             param.name = prefix + name
 
+    def _get_prims_recursively(self):
+        """The primitives held by this cell and the cells below it (MindSpore's order: own first)."""
+        from mindspore.ops.primitive import Primitive  # pylint: disable=import-outside-toplevel
+        prims, seen = [], set()
+        for _, cell in self.cells_and_names():
+            for value in cell.__dict__.values():
+                if isinstance(value, Primitive) and id(value) not in seen:
+                    seen.add(id(value))
+                    prims.append(value)
+        return prims
+
+    def set_data_parallel(self):
+        """Under auto_parallel, the primitives of this cell (and of the cells it holds) without a strategy of
+        their own get a data-parallel one instead of a searched one: input 0's first dimension, and every
+        dimension sharing it, split over all devices."""
+        for prim in self._get_prims_recursively():
+            prim.add_prim_attr("strategy_gen_mode", "data_parallel")
+
     def cells_and_names(self, cells=None, name_prefix=''):
         """(name, cell) for this cell ('') and every sub-cell, depth first, each cell once."""
         seen = cells if cells is not None else set()

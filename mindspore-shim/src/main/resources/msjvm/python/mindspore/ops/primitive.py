@@ -65,6 +65,8 @@ def _with_strategy(prim, call, args, kwargs):
             extra += [key, _layout_lists(prim.attrs[key])]
     if prim.attrs.get("enable_nd_tp") is True:  # MatMul's 2D tensor parallel (read with the Layouts)
         extra += ["enable_nd_tp", True]
+    if prim.attrs.get("strategy_gen_mode") is not None:  # Cell.set_data_parallel
+        extra += ["strategy_gen_mode", prim.attrs["strategy_gen_mode"]]
     h = host()
     h.pushCallAttrs([prim.name], extra)
     try:
@@ -92,7 +94,7 @@ def _with_amp(call):
         return amp_call_strategy(self, *args, **kwargs)
 
     def amp_call_strategy(self, *args, **kwargs):
-        if "in_strategy" in self.attrs or "in_layout" in self.attrs:
+        if "in_strategy" in self.attrs or "in_layout" in self.attrs or "strategy_gen_mode" in self.attrs:
             return _with_strategy(self, amp_call_inner, args, kwargs)
         return amp_call_inner(self, *args, **kwargs)
 

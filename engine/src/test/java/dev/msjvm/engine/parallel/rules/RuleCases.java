@@ -701,7 +701,8 @@ final class RuleCases {
             "BesselJ1",
             "Mish",
             "SeLU",
-            "HSigmoid")) {
+            "HSigmoid",
+            "FastGeLU")) {
       c.add(new Case(op, op, Attrs.EMPTY, List.of(g.floats(-3, 3, 8, 4))));
     }
     for (String op : List.of("Atanh", "Asin", "ACos", "Erfinv")) {

@@ -2,7 +2,7 @@
 from mindspore.nn.cell import Cell
 from mindspore.ops import operations as P
 
-__all__ = ["ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "PReLU", "get_activation"]
+__all__ = ["ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "PReLU", "FastGelu", "get_activation"]
 
 
 class ReLU(Cell):
@@ -75,6 +75,17 @@ class PReLU(Cell):
         return self.prelu(x, P.Cast()(self.w, x.dtype))
 
 
+class FastGelu(Cell):
+    """``x * sigmoid(1.702 x)`` (MindSpore's FastGeLU)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fast_gelu = P.FastGeLU()
+
+    def construct(self, x):
+        return self.fast_gelu(x)
+
+
 class Sigmoid(Cell):
     """``1 / (1 + exp(-x))``."""
 
@@ -126,6 +137,8 @@ _ACTIVATIONS = {
     'tanh': Tanh,
     'softmax': Softmax,
     'logsoftmax': LogSoftmax,
+    'fast_gelu': FastGelu,
+    'prelu': PReLU,
 }
 
 

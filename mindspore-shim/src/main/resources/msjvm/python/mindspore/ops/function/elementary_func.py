@@ -9,7 +9,7 @@ __all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "aco
            "bessel_j0", "bessel_j1", "mish", "selu", "hardsigmoid", "hardshrink", "softshrink", "elu", "atan2",
            "arctan2", "truncate_div", "truncate_mod", "xdivy", "xlogy", "mul_no_nan", "nextafter", "logical_and",
            "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "fmod",
-           "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril"]
+           "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril", "fast_gelu"]
 
 
 def tan(input):
@@ -207,3 +207,7 @@ def triu(input, diagonal=0):
 
 def tril(input, diagonal=0):
     return E.Tril(diagonal)(input)
+
+
+def fast_gelu(x):
+    return E.FastGeLU()(x)

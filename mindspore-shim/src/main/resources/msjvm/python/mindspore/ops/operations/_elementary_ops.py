@@ -22,7 +22,7 @@ __all__ = ["ACos", "Acosh", "ApproximateEqual", "ArgMaxWithValue", "ArgMinWithVa
            "FmodTensor", "HSigmoid", "HShrink", "Hypot", "InplaceCopy", "Inv", "IsClose", "LeftShift", "LogicalAnd",
            "LogicalOr", "MaskedFill", "Mish", "Mod", "MulNoNan", "NextAfter", "Polar", "ReduceProd",
            "RemainderTensorTensor", "RightShift", "Rint", "SeLU", "Sinh", "SoftShrink", "SquareSumAll",
-           "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm", "Triu", "Tril"]
+           "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm", "Triu", "Tril", "FastGeLU"]
 
 
 class _OneTensor(Primitive):
@@ -67,6 +67,7 @@ BesselJ1 = _unary("BesselJ1", "The Bessel function of the first kind of order 1.
 Mish = _unary("Mish", "x tanh(softplus(x)).", "input_x")
 SeLU = _unary("SeLU", "The scaled exponential linear unit.", "input_x")
 HSigmoid = _unary("HSigmoid", "relu6(x + 3) / 6 (integers: in integer arithmetic).", "input_x")
+FastGeLU = _unary("FastGeLU", "x * sigmoid(1.702 x) (float16, float32).", "x")
 
 
 def _float_arg(prim, name, value):
