@@ -4,6 +4,7 @@
 # Mod, Atan2, DivNoNan, MulNoNan, TruncateDiv, TruncateMod, Xdivy, Xlogy, SquaredDifference, the
 # bitwise and logical operators, Hypot, LeftShift, RightShift, NextAfter, ApproximateEqual, IsClose,
 # MaskedFill, AssignSub; ReduceProd, Argmin, ArgMinWithValue, ArgMaxWithValue, SquareSumAll; Triu, Tril;
+# TensorScatter{Update, Add, Sub, Mul, Div, Max, Min}, ScatterNd{Update, Add, Sub};
 # ops.div's rounding modes and addcmul: values, dtypes, errors, and gradients in both modes.
 import numpy as np
 import mindspore as ms
@@ -255,6 +256,33 @@ attempt("Triu(1.5)", lambda: P.Triu(1.5))
 attempt("ops.triu/tril", lambda: show((ops.triu(tri, 1), ops.tril(tri, -1))))
 attempt("grad Triu(1)", lambda: show(ms.grad(lambda t: (P.Triu(1)(t) * 2.0).sum())(tri)))
 attempt("grad Tril(0)", lambda: show(ms.grad(lambda t: (P.Tril(0)(t) * 2.0).sum())(tri)))
+
+
+# TensorScatter*, ScatterNd* (a repeated tuple updates twice).
+sx = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+sidx = Tensor(np.array([[0, 1], [2, 3], [0, 1]], np.int32))
+sup = Tensor(np.array([10.0, 20.0, 5.0], np.float32))
+rows = Tensor(np.array([[2], [0]], np.int32))
+row_up = Tensor(np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]], np.float32))
+weights = Tensor(np.arange(1, 13, dtype=np.float32).reshape(3, 4))
+for name in ("TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub", "TensorScatterMul", "TensorScatterDiv",
+             "TensorScatterMax", "TensorScatterMin"):
+    attempt(f"{name}(elements)", lambda name=name: show(getattr(P, name)()(sx, sidx, sup)))
+    attempt(f"{name}(rows)", lambda name=name: show(getattr(P, name)()(sx, rows, row_up)))
+    attempt(f"grad {name}", lambda name=name: show(ms.grad(lambda a, b: (getattr(P, name)()(a, sidx, b) * weights).sum(),
+                                                           grad_position=(0, 1))(sx + 1.0, sup)))
+attempt("TensorScatterUpdate(out of range)", lambda: show(P.TensorScatterUpdate()(sx, Tensor(np.array([[5, 0]], np.int32)),
+                                                                                  f32(1.0))))
+attempt("TensorScatterAdd(negative)", lambda: show(P.TensorScatterAdd()(sx, Tensor(np.array([[-1, 0]], np.int32)), f32(1.0))))
+attempt("TensorScatterUpdate(updates shape)", lambda: show(P.TensorScatterUpdate()(sx, sidx, f32(1.0, 2.0))))
+attempt("TensorScatterUpdate(float16 updates)", lambda: show(P.TensorScatterUpdate()(sx, sidx, sup.astype(ms.float16))))
+attempt("TensorScatterAdd(int32)", lambda: show(P.TensorScatterAdd()(sx.astype(ms.int32), sidx, sup.astype(ms.int32))))
+attempt("TensorScatterAdd(float indices)", lambda: show(P.TensorScatterAdd()(sx, sidx.astype(ms.float32), sup)))
+attempt("ops.tensor_scatter_add", lambda: show(ops.tensor_scatter_add(sx, rows, row_up)))
+for name in ("ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"):
+    target = Parameter(Tensor(np.arange(12, dtype=np.float32).reshape(3, 4)), name="target")
+    attempt(name, lambda name=name, target=target: show(getattr(P, name)()(target, sidx, sup)))
+    print(f"target after {name}:", target.asnumpy().tolist())
 
 
 # Each operator's own gradient (PyNative).

@@ -7,7 +7,8 @@
 # ArgMaxWithValue and CumProd along whole columns, and SquareSumAll over the split tensor (partial
 # sums), PReLU with its weight split as the channels, L2Normalize over whole rows, and RmsNorm over
 # whole and over split rows (SyncRmsNorm sums the squares over the ranks) give the stand-alone losses
-# and weights. Then the same network under auto_parallel with sharding propagation
+# and weights, and so do TensorScatterAdd/Mul into a tensor split along both indexed dims (each rank
+# applies the tuples in its block). Then the same network under auto_parallel with sharding propagation
 # from the one configured MatMul.
 import numpy as np
 import mindspore as ms
@@ -33,6 +34,8 @@ class Net(nn.Cell):
         self.b = Parameter(Tensor(np.array([0.5, -0.25, 1.0, 0.75, -0.5, 0.3], np.float32)), name="b")
         self.slope = Parameter(Tensor(np.array([0.2, -0.1, 0.3, 0.05, 0.25, -0.2], np.float32)), name="slope")
         self.gamma = Parameter(Tensor(np.array([1.0, 0.5, 1.5, 0.75, 1.25, 2.0], np.float32)), name="gamma")
+        self.scattered = Parameter(Tensor(np.array([0.5, -1.0, 0.25, 2.0, 0.75], np.float32)), name="scattered")
+        self.tuples = Tensor(np.array([[1, 2], [5, 0], [9, 5], [14, 3], [5, 0]], np.int32))
         s = configure_all
         two = ((dp, mp), (dp, mp)) if s else None
         one = ((dp, mp),) if s else None
@@ -58,6 +61,8 @@ class Net(nn.Cell):
         self.l2 = shard(P.L2Normalize(axis=1), ((dp, 1),) if s else None)
         self.rms = shard(P.RmsNorm(), ((dp, 1), (1,)) if s else None)
         self.rms_split = shard(P.RmsNorm(), ((dp, mp), (mp,)) if s else None)
+        self.scatter_add = shard(P.TensorScatterAdd(), ((dp, mp), (1, 1), (1,)) if s else None)
+        self.scatter_mul = shard(P.TensorScatterMul(), ((dp, mp), (1, 1), (1,)) if s else None)
         self.tanh = ops.Tanh()
         self.mean = ops.ReduceMean()
 
@@ -70,6 +75,7 @@ class Net(nn.Cell):
         a = self.addcmul(a, h, self.b, 0.1)
         a = a + self.prelu(h, self.slope) + self.l2(h) + self.rms(h, self.gamma)[0] * 0.5
         a = a + self.rms_split(h * 0.5 + 0.1, self.gamma)[0] * 0.25
+        a = self.scatter_add(a, self.tuples, self.scattered) + self.scatter_mul(h, self.tuples, self.scattered)
         p = self.prod(1.0 + 0.1 * self.tanh(h), 1)
         _, top = self.argmax(a)
         c = self.cumprod(1.0 + 0.05 * self.tanh(a), 1)

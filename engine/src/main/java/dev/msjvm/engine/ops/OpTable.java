@@ -25,6 +25,7 @@ public final class OpTable {
             ArithmeticExtraOps.defs(),
             ReductionOps.defs(),
             NnExtraOps.defs(),
+            ScatterOps.defs(),
             ArrayOps.defs(),
             MathOps.defs(),
             LinalgOps.defs(),

@@ -137,6 +137,24 @@ class ElementaryGradRulesTest {
     }
   }
 
+  /**
+   * TensorScatter*: the input's and the updates' gradients (distinct tuples, so Max and Min have
+   * one winner per element).
+   */
+  @ParameterizedTest(name = "TensorScatter{0}")
+  @MethodSource("scatterModes")
+  void tensorScatterGradient(String mode) {
+    Tensor x = random(40, 0.5, 2, 3, 4);
+    Tensor idx =
+        Tensor.ofDoubles(DType.INT32, Shape.of(3, 2), i -> new int[] {0, 1, 2, 3, 1, 0}[i]);
+    Tensor up = random(41, 0.5, 2, 3);
+    GradCheck.check("TensorScatter" + mode, Attrs.EMPTY, List.of(x, idx, up), 0, 2);
+  }
+
+  static Stream<String> scatterModes() {
+    return Stream.of("Update", "Add", "Sub", "Mul", "Div", "Max", "Min");
+  }
+
   static Stream<Boolean> maskedFill() {
     return Stream.of(true, false);
   }

@@ -266,6 +266,44 @@ public final class IndexRules {
     return null;
   }
 
+  /**
+   * TensorScatter* and ScatterNd{Update, Add, Sub}(x, indices, updates) (ScatterNdOpsInfo): the
+   * indices whole; the updates' tuple dims whole, their trailing dims as x's trailing dims; x (and
+   * the output) split along any dim. Where x's indexed dims are split, each rank gets its block's
+   * starts ({@code offsets}) and the whole sizes ({@code global}) and applies only the tuples in
+   * its block.
+   */
+  public static ShardingRule tensorScatter() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              Shape x = shapes.get(0);
+              Shape idx = shapes.get(1);
+              int k = idx.rank() == 0 ? 0 : Math.min(idx.dim(idx.rank() - 1), x.rank());
+              String table = Letters.run('a', x.rank());
+              String ind = Letters.run('p', idx.rank());
+              String tuples = ind.substring(0, Math.max(0, ind.length() - 1));
+              // the device matrix is x's strategy (ScatterNdOpsInfo's), the indices' letters whole
+              return EinsumSpec.parse(
+                      table + "," + ind + "," + tuples + table.substring(k) + "->" + table)
+                  .matrix(table);
+            })
+        .localizing(
+            (attrs, s, rank) -> {
+              TensorLayout x = s.inputLayouts().get(0);
+              Shape idx = s.inputLayouts().get(1).shape();
+              int k = idx.rank() == 0 ? 0 : Math.min(idx.dim(idx.rank() - 1), x.rank());
+              List<Integer> offsets = new ArrayList<>();
+              List<Integer> global = new ArrayList<>();
+              boolean split = false;
+              for (int d = 0; d < k; d++) {
+                split |= x.isSplit(d);
+                offsets.add(x.sliceRanges(rank).get(d).begin());
+                global.add(x.shape().dim(d));
+              }
+              return split ? attrs.with("offsets", offsets).with("global", global) : attrs;
+            });
+  }
+
   static EinsumSpec scatterNd(Attrs attrs, List<Shape> shapes) {
     Shape shape = new Shape(attrs.ints("shape"));
     Shape idx = shapes.get(0);

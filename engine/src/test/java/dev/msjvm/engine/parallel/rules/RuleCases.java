@@ -783,6 +783,28 @@ final class RuleCases {
                 List.of(g.f(2, 8, 8))));
       }
     }
+    for (String mode : List.of("Update", "Add", "Sub", "Mul", "Div", "Max", "Min")) {
+      c.add(
+          new Case(
+              "TensorScatter" + mode + " k=2",
+              "TensorScatter" + mode,
+              Attrs.EMPTY,
+              List.of(g.pos(8, 4, 2), g.ints(4, 5, 2), g.pos(5, 2))));
+      c.add(
+          new Case(
+              "TensorScatter" + mode + " k=1",
+              "TensorScatter" + mode,
+              Attrs.EMPTY,
+              List.of(g.pos(8, 4), g.ints(8, 3, 1), g.pos(3, 4))));
+    }
+    for (String mode : List.of("Update", "Add", "Sub")) {
+      c.add(
+          new Case(
+              "ScatterNd" + mode,
+              "ScatterNd" + mode,
+              Attrs.EMPTY,
+              List.of(g.f(8, 4), g.ints(8, 3, 1), g.f(3, 4))));
+    }
     c.add(new Case("PReLU per channel", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4, 2), g.f(4))));
     c.add(new Case("PReLU one weight", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4), g.f(1))));
     for (int axis : new int[] {1, -1}) {

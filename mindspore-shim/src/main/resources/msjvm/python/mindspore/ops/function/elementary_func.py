@@ -9,7 +9,9 @@ __all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "aco
            "bessel_j0", "bessel_j1", "mish", "selu", "hardsigmoid", "hardshrink", "softshrink", "elu", "atan2",
            "arctan2", "truncate_div", "truncate_mod", "xdivy", "xlogy", "mul_no_nan", "nextafter", "logical_and",
            "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "fmod",
-           "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril", "fast_gelu"]
+           "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril", "fast_gelu", "tensor_scatter_update", "tensor_scatter_add",
+           "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div", "tensor_scatter_max", "tensor_scatter_min",
+           "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub"]
 
 
 def tan(input):
@@ -211,3 +213,43 @@ def tril(input, diagonal=0):
 
 def fast_gelu(x):
     return E.FastGeLU()(x)
+
+
+def tensor_scatter_update(input_x, indices, updates):
+    return E.TensorScatterUpdate()(input_x, indices, updates)
+
+
+def tensor_scatter_add(input_x, indices, updates):
+    return E.TensorScatterAdd()(input_x, indices, updates)
+
+
+def tensor_scatter_sub(input_x, indices, updates):
+    return E.TensorScatterSub()(input_x, indices, updates)
+
+
+def tensor_scatter_mul(input_x, indices, updates):
+    return E.TensorScatterMul()(input_x, indices, updates)
+
+
+def tensor_scatter_div(input_x, indices, updates):
+    return E.TensorScatterDiv()(input_x, indices, updates)
+
+
+def tensor_scatter_max(input_x, indices, updates):
+    return E.TensorScatterMax()(input_x, indices, updates)
+
+
+def tensor_scatter_min(input_x, indices, updates):
+    return E.TensorScatterMin()(input_x, indices, updates)
+
+
+def scatter_nd_update(input_x, indices, updates, use_locking=False):
+    return E.ScatterNdUpdate(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_add(input_x, indices, updates, use_locking=False):
+    return E.ScatterNdAdd(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_sub(input_x, indices, updates, use_locking=False):
+    return E.ScatterNdSub(use_locking)(input_x, indices, updates)

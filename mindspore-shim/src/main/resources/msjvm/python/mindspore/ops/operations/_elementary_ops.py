@@ -22,7 +22,9 @@ __all__ = ["ACos", "Acosh", "ApproximateEqual", "ArgMaxWithValue", "ArgMinWithVa
            "FmodTensor", "HSigmoid", "HShrink", "Hypot", "InplaceCopy", "Inv", "IsClose", "LeftShift", "LogicalAnd",
            "LogicalOr", "MaskedFill", "Mish", "Mod", "MulNoNan", "NextAfter", "Polar", "ReduceProd",
            "RemainderTensorTensor", "RightShift", "Rint", "SeLU", "Sinh", "SoftShrink", "SquareSumAll",
-           "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm", "Triu", "Tril", "FastGeLU"]
+           "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm", "Triu", "Tril", "FastGeLU", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+           "TensorScatterMul", "TensorScatterDiv", "TensorScatterMax", "TensorScatterMin", "ScatterNdUpdate", "ScatterNdAdd",
+           "ScatterNdSub"]
 
 
 class _OneTensor(Primitive):
@@ -469,3 +471,51 @@ class Triu(_Triangle):
 
 class Tril(_Triangle):
     """The lower triangle (``col - row <= diagonal``), zeros elsewhere."""
+
+
+class _TensorScatter(Primitive):
+    """``input_x`` with each index tuple's slice combined with its updates (TensorScatterUpdate, Add...)."""
+
+    def __init__(self):
+        super().__init__(type(self).__name__)
+
+    def __call__(self, input_x, indices, updates):
+        tensor = _tensor_cls()
+        if not all(isinstance(a, tensor) for a in (input_x, indices, updates)):
+            raise TypeError(f'Failed calling {self.name} with "{self.name}()(input_x={_type_name(input_x)}, '
+                            f'indices={_type_name(indices)}, updates={_type_name(updates)})".')
+        return self._run_engine(input_x, indices, updates)
+
+
+TensorScatterUpdate = type("TensorScatterUpdate", (_TensorScatter,), {"__doc__": "The tuples' slices replaced."})
+TensorScatterAdd = type("TensorScatterAdd", (_TensorScatter,), {"__doc__": "The updates added."})
+TensorScatterSub = type("TensorScatterSub", (_TensorScatter,), {"__doc__": "The updates subtracted."})
+TensorScatterMul = type("TensorScatterMul", (_TensorScatter,), {"__doc__": "Multiplied by the updates."})
+TensorScatterDiv = type("TensorScatterDiv", (_TensorScatter,), {"__doc__": "Divided by the updates."})
+TensorScatterMax = type("TensorScatterMax", (_TensorScatter,), {"__doc__": "The larger of each and its update."})
+TensorScatterMin = type("TensorScatterMin", (_TensorScatter,), {"__doc__": "The smaller of each and its update."})
+
+
+class _ScatterNdInPlace(_TensorScatter):
+    """ScatterNdUpdate / Add / Sub: the scatter written into a Parameter, whose new value is returned."""
+
+    def __init__(self, use_locking=False):
+        super().__init__()
+        if not isinstance(use_locking, bool):
+            raise TypeError(f"For '{self.name}', the type of 'use_locking' should be 'bool', "
+                            f"but got type '{type(use_locking).__name__}'.")
+        self.add_prim_attr("use_locking", use_locking)
+
+    def _engine_attrs(self):
+        return []
+
+    def __call__(self, input_x, indices, updates):
+        from mindspore.common.parameter import Parameter  # pylint: disable=import-outside-toplevel
+        if not isinstance(input_x, Parameter):
+            raise TypeError(f"For '{self.name}', the 'input_x' must be a Parameter, but got {_type_name(input_x)}.")
+        return super().__call__(input_x, indices, updates)
+
+
+ScatterNdUpdate = type("ScatterNdUpdate", (_ScatterNdInPlace,), {"__doc__": "The tuples' slices replaced, in place."})
+ScatterNdAdd = type("ScatterNdAdd", (_ScatterNdInPlace,), {"__doc__": "The updates added, in place."})
+ScatterNdSub = type("ScatterNdSub", (_ScatterNdInPlace,), {"__doc__": "The updates subtracted, in place."})
