@@ -4,7 +4,7 @@
 # Mod, Atan2, DivNoNan, MulNoNan, TruncateDiv, TruncateMod, Xdivy, Xlogy, SquaredDifference, the
 # bitwise and logical operators, Hypot, LeftShift, RightShift, NextAfter, ApproximateEqual, IsClose,
 # MaskedFill, AssignSub; ReduceProd, Argmin, ArgMinWithValue, ArgMaxWithValue, SquareSumAll; Triu, Tril;
-# TensorScatter{Update, Add, Sub, Mul, Div, Max, Min}, ScatterNd{Update, Add, Sub};
+# TensorScatter{Update, Add, Sub, Mul, Div, Max, Min}, ScatterNd{Update, Add, Sub}, GatherD;
 # ops.div's rounding modes and addcmul: values, dtypes, errors, and gradients in both modes.
 import numpy as np
 import mindspore as ms
@@ -283,6 +283,26 @@ for name in ("ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"):
     target = Parameter(Tensor(np.arange(12, dtype=np.float32).reshape(3, 4)), name="target")
     attempt(name, lambda name=name, target=target: show(getattr(P, name)()(target, sidx, sup)))
     print(f"target after {name}:", target.asnumpy().tolist())
+
+
+# GatherD.
+gx = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+gi = Tensor(np.array([[0, 2, 1, 0], [2, 2, 0, 1]], np.int32))
+attempt("GatherD(dim=0)", lambda: show(P.GatherD()(gx, 0, gi)))
+attempt("GatherD(dim=1, int64)", lambda: show(P.GatherD()(gx, 1, Tensor(np.array([[3, 0], [1, 1], [2, 0]], np.int64)))))
+attempt("GatherD(dim=-1)", lambda: show(P.GatherD()(gx, -1, Tensor(np.array([[3], [1], [2]], np.int32)))))
+attempt("GatherD(negative index)", lambda: show(P.GatherD()(gx, 0, Tensor(np.array([[-1, 0, 0, -3]], np.int32)))))
+attempt("GatherD(more rows)", lambda: show(P.GatherD()(gx, 0, Tensor(np.array([[1, 0, 0, 2], [0, 0, 0, 0], [1, 1, 1, 1],
+                                                                               [2, 2, 2, 2]], np.int32)))))
+attempt("GatherD(int32 x)", lambda: show(P.GatherD()(gx.astype(ms.int32), 1, Tensor(np.array([[1]], np.int32)))))
+attempt("ops.gather_elements", lambda: show(ops.gather_elements(gx, 0, gi)))
+attempt("GatherD(dim=2)", lambda: show(P.GatherD()(gx, 2, gi)))
+attempt("GatherD(dim=-3)", lambda: show(P.GatherD()(gx, -3, Tensor(np.array([[1]], np.int32)))))
+attempt("GatherD(index out of range)", lambda: show(P.GatherD()(gx, 0, Tensor(np.array([[5, 0, 0, 0]], np.int32)))))
+attempt("GatherD(float index)", lambda: show(P.GatherD()(gx, 0, gi.astype(ms.float32))))
+attempt("GatherD(index rank)", lambda: show(P.GatherD()(gx, 1, Tensor(np.array([[[1]]], np.int32)))))
+attempt("grad GatherD", lambda: show(ms.grad(lambda a: (P.GatherD()(a, 0, gi) *
+                                                        Tensor(np.arange(1, 9, dtype=np.float32).reshape(2, 4))).sum())(gx)))
 
 
 # Each operator's own gradient (PyNative).

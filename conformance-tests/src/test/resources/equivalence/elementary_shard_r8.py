@@ -8,7 +8,7 @@
 # sums), PReLU with its weight split as the channels, L2Normalize over whole rows, and RmsNorm over
 # whole and over split rows (SyncRmsNorm sums the squares over the ranks) give the stand-alone losses
 # and weights, and so do TensorScatterAdd/Mul into a tensor split along both indexed dims (each rank
-# applies the tuples in its block). Then the same network under auto_parallel with sharding propagation
+# applies the tuples in its block) and GatherD along its split dim (partial sums). Then the same network under auto_parallel with sharding propagation
 # from the one configured MatMul.
 import numpy as np
 import mindspore as ms
@@ -36,6 +36,7 @@ class Net(nn.Cell):
         self.gamma = Parameter(Tensor(np.array([1.0, 0.5, 1.5, 0.75, 1.25, 2.0], np.float32)), name="gamma")
         self.scattered = Parameter(Tensor(np.array([0.5, -1.0, 0.25, 2.0, 0.75], np.float32)), name="scattered")
         self.tuples = Tensor(np.array([[1, 2], [5, 0], [9, 5], [14, 3], [5, 0]], np.int32))
+        self.picks = Tensor(np.array([[(n * 5 + j * 2) % 6 - (j % 2) * 6 for j in range(6)] for n in range(16)], np.int32))
         s = configure_all
         two = ((dp, mp), (dp, mp)) if s else None
         one = ((dp, mp),) if s else None
@@ -63,6 +64,7 @@ class Net(nn.Cell):
         self.rms_split = shard(P.RmsNorm(), ((dp, mp), (mp,)) if s else None)
         self.scatter_add = shard(P.TensorScatterAdd(), ((dp, mp), (1, 1), (1,)) if s else None)
         self.scatter_mul = shard(P.TensorScatterMul(), ((dp, mp), (1, 1), (1,)) if s else None)
+        self.gatherd = shard(P.GatherD(), ((dp, mp), (dp, 1)) if s else None)
         self.tanh = ops.Tanh()
         self.mean = ops.ReduceMean()
 
@@ -76,6 +78,7 @@ class Net(nn.Cell):
         a = a + self.prelu(h, self.slope) + self.l2(h) + self.rms(h, self.gamma)[0] * 0.5
         a = a + self.rms_split(h * 0.5 + 0.1, self.gamma)[0] * 0.25
         a = self.scatter_add(a, self.tuples, self.scattered) + self.scatter_mul(h, self.tuples, self.scattered)
+        a = a + self.gatherd(h * self.b, 1, self.picks)
         p = self.prod(1.0 + 0.1 * self.tanh(h), 1)
         _, top = self.argmax(a)
         c = self.cumprod(1.0 + 0.05 * self.tanh(a), 1)

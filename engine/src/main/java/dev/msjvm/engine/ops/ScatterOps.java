@@ -17,7 +17,8 @@ import java.util.Locale;
  * input split along any dim, the indexed ones too: each rank applies the tuples that fall in its
  * block, shifted by the block's start). Gradients are MindSpore's bprops: Update zeroes dout at the
  * tuples and gathers it for the updates; Mul and Div scatter dout by the updates and gather {@code
- * dout x} for them; Max and Min pass dout where the input or the update won.
+ * dout x} for them; Max and Min pass dout where the input or the update won. Also GatherD (its
+ * gathered dim may split: partial sums) and its gradient GatherDGrad.
  */
 final class ScatterOps {
   private ScatterOps() {}
@@ -52,6 +53,49 @@ final class ScatterOps {
               .shards(IndexRules.tensorScatter())
               .aliases(0));
     }
+    // GatherD (attribute dim): out[i] = x[i with i[dim] = index[i]]; its gradient scatters dout
+    // back (GatherDGrad, attributes dim and shape: x's).
+    defs.add(
+        OpDef.of(
+                "GatherD",
+                c ->
+                    one(
+                        Scatter.gatherD(
+                            c.in(0),
+                            c.attrs().integer("dim"),
+                            c.in(1),
+                            c.attrs().integer("offset", -1),
+                            c.attrs().integer("whole", -1))),
+                g ->
+                    new Tensor[] {
+                      g.op(
+                          "GatherDGrad",
+                          Attrs.of(
+                              "dim", g.attrs().integer("dim"), "shape", g.in(0).shape().dims()),
+                          g.dout(0),
+                          g.in(1)),
+                      null
+                    })
+            .infers(
+                Infer.one((a, in) -> Scatter.gatherDType(in.get(0), a.integer("dim"), in.get(1))))
+            .role(CostRole.GENERAL)
+            .shards(IndexRules.gatherD()));
+    defs.add(
+        OpDef.of(
+                "GatherDGrad",
+                c ->
+                    one(
+                        Scatter.gatherDGrad(
+                            c.in(0),
+                            c.attrs().integer("dim"),
+                            c.in(1),
+                            new dev.msjvm.engine.ir.Shape(c.attrs().ints("shape")))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) -> in.get(0).withShape(new dev.msjvm.engine.ir.Shape(a.ints("shape")))))
+            .role(CostRole.GENERAL)
+            .shards(IndexRules.gatherDGrad()));
     return defs;
   }
 

@@ -187,4 +187,126 @@ public final class Scatter {
     }
     return "(" + String.join(", ", d) + ")";
   }
+
+  /**
+   * GatherD's type: index's shape, x's dtype (MindSpore's checks of the dim, the ranks, the types).
+   */
+  public static AbstractTensor gatherDType(AbstractTensor x, int dim, AbstractTensor index) {
+    if (index.dtype() != DType.INT32 && index.dtype() != DType.INT64) {
+      throw MsException.typeError(
+          "For primitive[GatherD], the input argument[index] must be a type of {Tensor[Int32],"
+              + " Tensor[Int64]}, but got Tensor["
+              + index.dtype().mindsporeName()
+              + "].");
+    }
+    int rank = x.rank();
+    if (dim < -rank || dim >= rank) {
+      throw MsException.valueError(
+          "For primitive[GatherD], the dim value must be in [-"
+              + rank
+              + ","
+              + rank
+              + "], but got "
+              + dim
+              + ".");
+    }
+    if (index.rank() != rank) {
+      throw MsException.valueError(
+          "For primitive[GatherD], the x_rank must be equal to "
+              + index.rank()
+              + ", but got "
+              + rank
+              + ".");
+    }
+    return index.withDtype(x.dtype());
+  }
+
+  /**
+   * GatherD: {@code out[i...] = x[i with i[dim] replaced by index[i...]]} (a negative index counts
+   * from the end of {@code whole}, the dim's whole size). On a rank holding the block of x that
+   * starts at {@code offset} along dim (-1: x is whole there), an index outside the block gives 0
+   * (the ranks' outputs then sum to the whole result).
+   */
+  public static Tensor gatherD(Tensor x, int dim, Tensor index, int offset, int whole) {
+    AbstractTensor t = gatherDType(x.type(), dim, index.type());
+    int rank = x.shape().rank();
+    int d = Math.floorMod(dim, rank);
+    int size = whole < 0 ? x.shape().dim(d) : whole;
+    Tensor out = Tensor.zeros(t.dtype(), t.shape());
+    int[] xs = strides(x.shape());
+    int[] coord = new int[rank];
+    boolean isFloat = x.dtype().isFloat();
+    for (int i = 0; i < index.size(); i++) {
+      unravel(i, index.shape(), coord);
+      long v = index.getLong(i);
+      if (v < -size || v >= size) {
+        throw MsException.runtimeError(
+            "For 'GatherD', the value of 'index' must be in [-"
+                + size
+                + ", "
+                + size
+                + "), but got: "
+                + v);
+      }
+      long g = v < 0 ? v + size : v;
+      long local = g - Math.max(offset, 0);
+      if (local < 0 || local >= x.shape().dim(d)) {
+        continue;
+      }
+      int flat = 0;
+      for (int k = 0; k < rank; k++) {
+        flat += (k == d ? (int) local : coord[k]) * xs[k];
+      }
+      if (isFloat) {
+        out.setDouble(i, x.getDouble(flat));
+      } else {
+        out.setLong(i, x.getLong(flat));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * GatherD's gradient: zeros of {@code shape} (x's, whole along dim) with each dout element added
+   * where its index points.
+   */
+  public static Tensor gatherDGrad(Tensor dout, int dim, Tensor index, Shape shape) {
+    int rank = shape.rank();
+    int d = Math.floorMod(dim, rank);
+    int size = shape.dim(d);
+    Tensor out = Tensor.zeros(dout.dtype(), shape);
+    int[] xs = strides(shape);
+    int[] coord = new int[rank];
+    for (int i = 0; i < index.size(); i++) {
+      unravel(i, index.shape(), coord);
+      long v = index.getLong(i);
+      long local = v < 0 ? v + size : v;
+      if (local < 0 || local >= size) {
+        continue;
+      }
+      int flat = 0;
+      for (int k = 0; k < rank; k++) {
+        flat += (k == d ? (int) local : coord[k]) * xs[k];
+      }
+      out.setDouble(flat, out.getDouble(flat) + dout.getDouble(i));
+    }
+    return out;
+  }
+
+  private static int[] strides(Shape s) {
+    int[] st = new int[s.rank()];
+    int acc = 1;
+    for (int k = s.rank() - 1; k >= 0; k--) {
+      st[k] = acc;
+      acc *= s.dim(k);
+    }
+    return st;
+  }
+
+  private static void unravel(int i, Shape s, int[] coord) {
+    for (int k = s.rank() - 1; k >= 0; k--) {
+      coord[k] = i % s.dim(k);
+      i /= s.dim(k);
+    }
+  }
 }

@@ -151,6 +151,21 @@ class ElementaryGradRulesTest {
     GradCheck.check("TensorScatter" + mode, Attrs.EMPTY, List.of(x, idx, up), 0, 2);
   }
 
+  /** GatherD along each dim (index values repeat, so some elements collect several gradients). */
+  @ParameterizedTest(name = "GatherD dim={0}")
+  @MethodSource("gatherDims")
+  void gatherDGradient(int dim) {
+    Tensor x = random(42, -1, 1, 3, 4);
+    Tensor idx =
+        Tensor.ofDoubles(
+            DType.INT64, Shape.of(3, 4), i -> dim == 0 ? (i * 7) % 3 : (i * 5) % 4 - (i % 2) * 4);
+    GradCheck.check("GatherD", Attrs.of("dim", dim), List.of(x, idx), 0);
+  }
+
+  static Stream<Integer> gatherDims() {
+    return Stream.of(0, 1);
+  }
+
   static Stream<String> scatterModes() {
     return Stream.of("Update", "Add", "Sub", "Mul", "Div", "Max", "Min");
   }

@@ -32,6 +32,11 @@ def _get_parameter_broadcast():
     return _get("parameter_broadcast")
 
 
+def _get_enable_parallel_optimizer():
+    """Whether the optimizer parallel is on."""
+    return auto_parallel_context().get_enable_parallel_optimizer()
+
+
 def _is_in_auto_parallel_mode():
     return _get_parallel_mode() in ("semi_auto_parallel", "auto_parallel")
 

@@ -304,6 +304,88 @@ public final class IndexRules {
             });
   }
 
+  /**
+   * The letters of GatherD(x, index) along {@code dim}: x's; index's share x's where the sizes
+   * agree (both may split alike there), else their own unsplit ones; index's dim has its own
+   * letter, unsplit. {@code [x, index]}.
+   */
+  private static String[] gatherDLetters(int dim, Shape x, Shape index) {
+    String xs = Letters.run('a', x.rank());
+    StringBuilder is = new StringBuilder();
+    for (int k = 0; k < x.rank(); k++) {
+      boolean shared = k != dim && index.dim(k) == x.dim(k);
+      is.append(shared ? xs.charAt(k) : (char) ('p' + k));
+    }
+    return new String[] {xs, is.toString()};
+  }
+
+  private static String unsharedLetters(String xs, String is, int dim) {
+    StringBuilder u = new StringBuilder();
+    for (int k = 0; k < xs.length(); k++) {
+      if (xs.charAt(k) != is.charAt(k)) {
+        u.append(is.charAt(k));
+        if (k != dim) {
+          u.append(xs.charAt(k));
+        }
+      }
+    }
+    return u.toString();
+  }
+
+  /**
+   * GatherD (GatherDInfo): x and index split alike along the dims they share; x's gathered dim may
+   * split too: each rank gathers the indices in its block (shifted by the block's start, the rest
+   * 0) and the output is partial (SUM) over that dim's devices.
+   */
+  public static ShardingRule gatherD() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              int dim = Letters.axis("GatherD", attrs.integer("dim"), shapes.get(0).rank());
+              String[] l = gatherDLetters(dim, shapes.get(0), shapes.get(1));
+              return EinsumSpec.parse(l[0] + "," + l[1] + "->" + l[1])
+                  .unsplit(unsharedLetters(l[0], l[1], dim))
+                  .reduce(l[0].substring(dim, dim + 1), PartialOp.SUM);
+            })
+        .localizing(
+            (attrs, s, rank) -> {
+              TensorLayout x = s.inputLayouts().get(0);
+              int dim = Letters.axis("GatherD", attrs.integer("dim"), x.rank());
+              return x.isSplit(dim)
+                  ? attrs
+                      .with("offset", x.sliceRanges(rank).get(dim).begin())
+                      .with("whole", x.shape().dim(dim))
+                  : attrs;
+            });
+  }
+
+  /**
+   * GatherDGrad(dout, index) (attributes {@code dim}, {@code shape}: x's): dout and index as
+   * GatherD's index; the output is x-shaped, whole along dim (and along the dims x does not share
+   * with index), split as index along the shared ones.
+   */
+  public static ShardingRule gatherDGrad() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              Shape x = new Shape(attrs.ints("shape"));
+              int dim = Letters.axis("GatherDGrad", attrs.integer("dim"), x.rank());
+              String[] l = gatherDLetters(dim, x, shapes.get(1));
+              StringBuilder out = new StringBuilder();
+              for (int k = 0; k < x.rank(); k++) {
+                out.append(l[0].charAt(k) == l[1].charAt(k) ? l[0].charAt(k) : EinsumSpec.FRESH);
+              }
+              StringBuilder unshared = new StringBuilder();
+              for (int k = 0; k < x.rank(); k++) {
+                if (l[0].charAt(k) != l[1].charAt(k)) {
+                  unshared.append(l[1].charAt(k));
+                }
+              }
+              return EinsumSpec.parse(l[1] + "," + l[1] + "->" + out)
+                  .outputShapes(List.of(x))
+                  .unsplit(unshared.toString());
+            })
+        .localizing(ShardingRule.outputShapeAttr("shape"));
+  }
+
   static EinsumSpec scatterNd(Attrs attrs, List<Shape> shapes) {
     Shape shape = new Shape(attrs.ints("shape"));
     Shape idx = shapes.get(0);

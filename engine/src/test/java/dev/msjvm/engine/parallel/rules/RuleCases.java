@@ -805,6 +805,26 @@ final class RuleCases {
               Attrs.EMPTY,
               List.of(g.f(8, 4), g.ints(8, 3, 1), g.f(3, 4))));
     }
+    for (int dim : new int[] {0, 1, -1}) {
+      c.add(
+          new Case(
+              "GatherD dim=" + dim,
+              "GatherD",
+              Attrs.of("dim", dim),
+              List.of(g.f(8, 4, 2), g.ints(2, 8, 4, 2))));
+    }
+    c.add(
+        new Case(
+            "GatherD other index shape",
+            "GatherD",
+            Attrs.of("dim", 1),
+            List.of(g.f(8, 4, 2), g.ints(4, 8, 6, 2))));
+    c.add(
+        new Case(
+            "GatherDGrad",
+            "GatherDGrad",
+            Attrs.of("dim", 1, "shape", List.of(8, 4, 2)),
+            List.of(g.f(8, 6, 2), g.ints(4, 8, 6, 2))));
     c.add(new Case("PReLU per channel", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4, 2), g.f(4))));
     c.add(new Case("PReLU one weight", "PReLU", Attrs.EMPTY, List.of(g.f(8, 4), g.f(1))));
     for (int axis : new int[] {1, -1}) {

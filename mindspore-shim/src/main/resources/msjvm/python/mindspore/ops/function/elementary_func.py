@@ -11,7 +11,7 @@ __all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "aco
            "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "fmod",
            "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril", "fast_gelu", "tensor_scatter_update", "tensor_scatter_add",
            "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div", "tensor_scatter_max", "tensor_scatter_min",
-           "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub"]
+           "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "dtype", "gather_elements", "gather_d"]
 
 
 def tan(input):
@@ -253,3 +253,15 @@ def scatter_nd_add(input_x, indices, updates, use_locking=False):
 
 def scatter_nd_sub(input_x, indices, updates, use_locking=False):
     return E.ScatterNdSub(use_locking)(input_x, indices, updates)
+
+
+def dtype(input):
+    """The ``mindspore.dtype`` of ``input`` (``F.dtype``)."""
+    return input.dtype
+
+
+def gather_elements(input, dim, index):
+    return E.GatherD()(input, dim, index)
+
+
+gather_d = gather_elements

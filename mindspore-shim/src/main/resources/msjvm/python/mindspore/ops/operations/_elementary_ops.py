@@ -24,7 +24,7 @@ __all__ = ["ACos", "Acosh", "ApproximateEqual", "ArgMaxWithValue", "ArgMinWithVa
            "RemainderTensorTensor", "RightShift", "Rint", "SeLU", "Sinh", "SoftShrink", "SquareSumAll",
            "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm", "Triu", "Tril", "FastGeLU", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
            "TensorScatterMul", "TensorScatterDiv", "TensorScatterMax", "TensorScatterMin", "ScatterNdUpdate", "ScatterNdAdd",
-           "ScatterNdSub"]
+           "ScatterNdSub", "GatherD"]
 
 
 class _OneTensor(Primitive):
@@ -519,3 +519,19 @@ class _ScatterNdInPlace(_TensorScatter):
 ScatterNdUpdate = type("ScatterNdUpdate", (_ScatterNdInPlace,), {"__doc__": "The tuples' slices replaced, in place."})
 ScatterNdAdd = type("ScatterNdAdd", (_ScatterNdInPlace,), {"__doc__": "The updates added, in place."})
 ScatterNdSub = type("ScatterNdSub", (_ScatterNdInPlace,), {"__doc__": "The updates subtracted, in place."})
+
+
+class GatherD(Primitive):
+    """``out[i] = x[i with i[dim] = index[i]]`` (index of x's rank; a negative index counts from the end)."""
+
+    def __init__(self):
+        super().__init__("GatherD")
+
+    def __call__(self, x, dim, index):
+        tensor = _tensor_cls()
+        if isinstance(dim, tensor):
+            dim = dim.item()
+        if not isinstance(x, tensor) or not isinstance(index, tensor) or not _is_int(dim):
+            raise TypeError(f'Failed calling GatherD with "GatherD()(x={_ms_type_name(x)}, dim={_ms_type_name(dim)}, '
+                            f'index={_ms_type_name(index)})".')
+        return self._run_engine(x, index, extra=("dim", dim))
