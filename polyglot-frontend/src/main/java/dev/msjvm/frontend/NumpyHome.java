@@ -11,7 +11,7 @@ import java.util.Optional;
  * MSJVM_NUMPY=off}, or without the venv, scripts run without it and {@code import numpy} fails with
  * Python's usual {@code ModuleNotFoundError}.
  */
-final class NumpyHome {
+public final class NumpyHome {
   /**
    * "-r2": built by tools/numpy/build_numpy.py (the pip-built venvs before it crash on import);
    * "-r3": with pytest beside numpy.
@@ -20,7 +20,7 @@ final class NumpyHome {
 
   private NumpyHome() {}
 
-  static Optional<Path> venv() {
+  public static Optional<Path> venv() {
     if ("off".equals(System.getenv("MSJVM_NUMPY"))) {
       return Optional.empty();
     }

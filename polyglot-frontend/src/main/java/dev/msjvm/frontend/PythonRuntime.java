@@ -121,19 +121,27 @@ public final class PythonRuntime implements AutoCloseable {
 
   /**
    * A server job's restrictions: files only under {@code directory} (read-write) and {@code
-   * readOnly} (plus the shim), no processes, no sockets, no native code, no host class lookup (the
-   * shim's host object stays the only way into Java).
+   * readOnly} (plus the shim), no processes, no sockets, no host class lookup (the shim's host
+   * object stays the only way into Java). Native code (numpy's C extensions, and with them ctypes)
+   * only with {@code nativeCode}, which only a JVM the operating system confines as tightly may
+   * set: native code is beyond the polyglot sandbox (a process-isolated server job's JVM under
+   * {@code confine.py}).
    */
-  public record Sandbox(Path directory, List<Path> readOnly, DiskQuota quota) {
+  public record Sandbox(Path directory, List<Path> readOnly, DiskQuota quota, boolean nativeCode) {
     public Sandbox {
       Objects.requireNonNull(directory);
       readOnly = List.copyOf(readOnly);
       Objects.requireNonNull(quota);
     }
 
-    /** No limit on the files and bytes the job may write. */
+    /** Without native code. */
+    public Sandbox(Path directory, List<Path> readOnly, DiskQuota quota) {
+      this(directory, readOnly, quota, false);
+    }
+
+    /** No limit on the files and bytes the job may write; no native code. */
     public Sandbox(Path directory, List<Path> readOnly) {
-      this(directory, readOnly, DiskQuota.unlimited());
+      this(directory, readOnly, DiskQuota.unlimited(), false);
     }
   }
 
@@ -167,6 +175,7 @@ public final class PythonRuntime implements AutoCloseable {
         sandboxFs == null
             ? FilePolicy.unrestricted(spec.workingDirectory())
             : sandboxFs.policy(spec.workingDirectory());
+    boolean numpy = numpyVenv.isPresent() && (sandbox == null || sandbox.nativeCode());
     Context.Builder builder =
         Context.newBuilder("python")
             .engine(engine)
@@ -186,7 +195,7 @@ public final class PythonRuntime implements AutoCloseable {
             // handler that starts nothing (with process creation simply off, GraalPy ends the
             // whole rank with a Java SecurityException instead).
             .allowCreateProcess(true)
-            .allowNativeAccess(sandbox == null && numpyVenv.isPresent())
+            .allowNativeAccess(numpy)
             .allowExperimentalOptions(true)
             .allowEnvironmentAccess(EnvironmentAccess.NONE)
             .environment(spec.environment())
@@ -199,7 +208,7 @@ public final class PythonRuntime implements AutoCloseable {
       builder.processHandler(NO_PROCESSES);
     }
     numpyVenv
-        .filter(v -> sandbox == null)
+        .filter(v -> numpy)
         .ifPresent(
             venv ->
                 builder

@@ -116,6 +116,14 @@ public class JobService {
   @ConfigProperty(name = "msjvm.server.warm-processes", defaultValue = "-1")
   int warmProcesses;
 
+  /**
+   * Whether process-isolated jobs run in a JVM the operating system confines ({@link Confinement}),
+   * which lets them run native code (numpy): "auto" (default: where the kernel can), "off", or
+   * "required" (the server does not start without it).
+   */
+  @ConfigProperty(name = "msjvm.server.confine", defaultValue = "auto")
+  String confine;
+
   /** Jobs waiting for a slot at most; past it a submission is refused with 429. */
   @ConfigProperty(name = "msjvm.server.max-queued-jobs", defaultValue = "32")
   int maxQueuedJobs;
@@ -195,14 +203,17 @@ public class JobService {
     store = new JobStore(Path.of(dataDir));
     queue = Executors.newFixedThreadPool(Math.max(1, maxConcurrentJobs));
     int warm = warmProcesses < 0 ? Math.max(1, maxConcurrentJobs) : warmProcesses;
+    ChildPool.Confined confined = isolation.equals("process") ? confinement() : null;
     children =
         new ChildPool(
-            childJava(),
+            childJava(confined == null),
             childEnvironment(),
             store.root().getParent(),
             store.root().getParent().resolve("children.log"),
             maxMemoryMb,
-            isolation.equals("process") ? warm : 0);
+            isolation.equals("process") ? warm : 0,
+            confined,
+            confined == null ? null : preparation());
     timer = Executors.newSingleThreadScheduledExecutor();
     Instant now = Instant.now();
     for (JobRecord r : store.loadAll()) {
@@ -257,6 +268,85 @@ public class JobService {
       }
     }
   }
+
+  /**
+   * How this machine confines child JVMs, or null where it cannot (logged) or {@code confine} is
+   * off. They read the JDK, their classpath, the shim, GraalPy's resources, the numpy venv, the
+   * class-data archive and the datasets folder; their own directories are the only ones they write.
+   */
+  private ChildPool.Confined confinement() {
+    String confine = this.confine == null ? "auto" : this.confine;
+    if (!List.of("auto", "off", "required").contains(confine)) {
+      throw new IllegalArgumentException(
+          "msjvm.server.confine must be 'auto', 'off' or 'required', got '" + confine + "'");
+    }
+    if (confine.equals("off")) {
+      return null;
+    }
+    Path cache = dev.msjvm.frontend.Caches.root();
+    StringBuilder why = new StringBuilder();
+    Optional<Confinement> c = Confinement.detect(cache, why::append);
+    if (c.isEmpty()) {
+      if (confine.equals("required")) {
+        throw new IllegalStateException("msjvm.server.confine=required, but " + why);
+      }
+      org.jboss.logging.Logger.getLogger(JobService.class)
+          .warnf(
+              "process-isolated jobs run without numpy: their JVMs cannot be confined (%s)", why);
+      return null;
+    }
+    List<Path> reads = new ArrayList<>();
+    reads.add(Path.of(System.getProperty("java.home")));
+    for (String e : launcherClasspath().split(java.io.File.pathSeparator)) {
+      reads.add(Path.of(e));
+    }
+    reads.add(cache.resolve("shim"));
+    reads.add(cache.resolve(ARCHIVE));
+    dev.msjvm.frontend.NumpyHome.venv().ifPresent(reads::add);
+    String resources = System.getProperty("polyglot.engine.userResourceCache");
+    reads.add(
+        resources != null
+            ? Path.of(resources)
+            : Path.of(System.getProperty("user.home"), ".cache", "org.graalvm.polyglot"));
+    // JavaCPP's natives (OpenBLAS), unpacked there by the preparation's first GEMM library load.
+    String javacpp = System.getProperty("org.bytedeco.javacpp.cachedir");
+    reads.add(
+        javacpp != null
+            ? Path.of(javacpp)
+            : Path.of(System.getProperty("user.home"), ".javacpp", "cache"));
+    reads.addAll(readOnly());
+    List<String> options = new ArrayList<>(List.of("-XX:-UsePerfData", "-Dmsjvm.confined=true"));
+    if (jarsOnly()) {
+      options.add("-XX:SharedArchiveFile=" + cache.resolve(ARCHIVE));
+    }
+    return new ChildPool.Confined(
+        c.get(), store.root().getParent().resolve("slots"), reads, options);
+  }
+
+  /**
+   * The unconfined JVM that prepares what confined children read but cannot write: the shim's
+   * files, GraalPy's resources, one copy of numpy's libraries per rank a child may run (and one for
+   * its warm-up), a fresh class-data archive ({@link ServerChild}'s {@code --prepare}).
+   */
+  private ChildPool.Preparation preparation() {
+    Path archive = dev.msjvm.frontend.Caches.root().resolve(ARCHIVE);
+    Path dumped = archive.resolveSibling(ARCHIVE + "." + ProcessHandle.current().pid() + ".tmp");
+    List<String> cmd = childJava(false);
+    if (jarsOnly()) {
+      cmd.add(1, "-XX:ArchiveClassesAtExit=" + dumped);
+    }
+    cmd.add(1, "-Xmx1g");
+    cmd.add(ServerChild.class.getName());
+    cmd.add(Long.toString(ProcessHandle.current().pid()));
+    cmd.add("--prepare");
+    cmd.add(Integer.toString(maxWorkers + 1));
+    return jarsOnly()
+        ? new ChildPool.Preparation(cmd, dumped, archive)
+        : new ChildPool.Preparation(cmd, null, null);
+  }
+
+  /** The class-data archive child JVMs share, in msjvm's cache. */
+  private static final String ARCHIVE = "server-child.jsa";
 
   private PythonRuntime runtime() {
     PythonRuntime rt = runtime;
@@ -589,6 +679,7 @@ public class JobService {
   /** Runs job {@code id} on rank threads of this JVM, sandboxed, on the shared engine. */
   private MsRun.Outcome runInThreads(String id, List<String> argv, Launch launch)
       throws IOException {
+    Files.createDirectories(store.run(id));
     try (OutputStream out = CappedLog.of(Files.newOutputStream(store.console(id)), logLimit());
         PrintStream console = new PrintStream(out, true, StandardCharsets.UTF_8)) {
       return MsRun.launch(
@@ -614,11 +705,22 @@ public class JobService {
    * Runs job {@code id} in a child JVM with its own heap ({@link ServerChild}, a warm one from the
    * pool when there is one): a job that runs out of memory fails alone. The child's environment is
    * the server's minimal one (no token); the job's directory, limits and variables reach it as a
-   * spec on its standard input.
+   * spec on its standard input. A confined child's directories become the job's first.
    */
-  private MsRun.Outcome runInProcess(String id, List<String> argv, Launch launch) {
-    Path statusFile = store.dir(id).resolve("ranks.txt");
+  private MsRun.Outcome runInProcess(String id, List<String> argv, Launch launch)
+      throws IOException {
+    Path statusFile = store.status(id);
     Path work = store.work(id);
+    ChildPool.Child child = children.take(launch.heapMb());
+    Process p = child.process();
+    processes.put(id, p);
+    try {
+      child.adopt(work, store.run(id));
+    } catch (IOException e) {
+      kill(p);
+      processes.remove(id);
+      throw e;
+    }
     ServerChild.Spec spec =
         new ServerChild.Spec(
             argv,
@@ -630,8 +732,6 @@ public class JobService {
             store.console(id).toString(),
             statusFile.toString(),
             jobEnvironment(work, launch));
-    Process p = children.take(launch.heapMb());
-    processes.put(id, p);
     try {
       if (cancelled.containsKey(id) || failedBy.containsKey(id)) {
         kill(p);
@@ -662,8 +762,11 @@ public class JobService {
     }
   }
 
-  /** The JVM and its options for a child, up to (not including) its heap and main class. */
-  private static List<String> childJava() {
+  /**
+   * The JVM and its options for a child, up to (not including) its heap and main class; {@code
+   * archive}: it writes the shared class-data archive when there is none yet.
+   */
+  private static List<String> childJava(boolean archive) {
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     // The server's own msjvm settings (-Dmsjvm.maxReadBytes and the like) hold in its children.
@@ -676,13 +779,10 @@ public class JobService {
     // classpath of jars: with a class directory on it (the tests' target/classes) the JVM cannot
     // archive, and a child failing to write the archive as it exits ends with status 1 ("Error
     // occurred during CDS dumping"), which failed its job on a machine without an archive yet.
-    boolean jarsOnly =
-        java.util.Arrays.stream(launcherClasspath().split(java.io.File.pathSeparator))
-            .noneMatch(e -> Files.isDirectory(Path.of(e)));
-    if (jarsOnly) {
+    // A confined child cannot write it: the preparation does (see confinement()).
+    if (archive && jarsOnly()) {
       cmd.add("-XX:+AutoCreateSharedArchive");
-      cmd.add(
-          "-XX:SharedArchiveFile=" + dev.msjvm.frontend.Caches.root().resolve("server-child.jsa"));
+      cmd.add("-XX:SharedArchiveFile=" + dev.msjvm.frontend.Caches.root().resolve(ARCHIVE));
     }
     cmd.addAll(
         List.of(
@@ -691,6 +791,11 @@ public class JobService {
             "--sun-misc-unsafe-memory-access=allow",
             "-Dpolyglot.engine.WarnInterpreterOnly=false"));
     return cmd;
+  }
+
+  private static boolean jarsOnly() {
+    return java.util.Arrays.stream(launcherClasspath().split(java.io.File.pathSeparator))
+        .noneMatch(e -> Files.isDirectory(Path.of(e)));
   }
 
   /**

@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  * Job records, scripts, logs and artifacts under the data directory: {@code jobs/<id>/job.json}
  * (written atomically: a temporary file moved over the old one), {@code jobs/<id>/work/} (the job's
  * working directory: its script, uploaded files, {@code logs/worker_<rank>.log} and whatever it
- * writes) and {@code jobs/<id>/console.log} (the launcher's own output).
+ * writes) and {@code jobs/<id>/run/} (the launcher's own output {@code console.log} and the ranks'
+ * exit statuses).
  */
 final class JobStore {
   private final Path root;
@@ -52,8 +53,23 @@ final class JobStore {
     return work(id).resolve("logs").resolve("worker_" + rank + ".log");
   }
 
+  /**
+   * Where the launcher of a running job writes: its console and its ranks' exit statuses (a
+   * confined child JVM may write here and in {@link #work}, not beside {@code job.json}).
+   */
+  Path run(String id) {
+    return dir(id).resolve("run");
+  }
+
+  /** The launcher's output ({@code console.log} beside job.json for jobs of earlier servers). */
   Path console(String id) {
-    return dir(id).resolve("console.log");
+    Path old = dir(id).resolve("console.log");
+    return !Files.isDirectory(run(id)) && Files.exists(old) ? old : run(id).resolve("console.log");
+  }
+
+  /** The ranks' exit statuses, as the launcher wrote them. */
+  Path status(String id) {
+    return run(id).resolve("ranks.txt");
   }
 
   /**

@@ -40,6 +40,7 @@ class JobServiceRestartTest {
     service.maxWorkers = 8;
     service.isolation = "process";
     service.warmProcesses = 0;
+    service.confine = "off";
     service.start(null);
     try {
       assertEquals(JobRecord.State.FAILED, service.get("running").orElseThrow().state());
