@@ -14,11 +14,14 @@ import java.util.TreeSet;
  * <em>floating</em>: it runs on every stage that consumes it (on all stages if none does), which is
  * how MindSpore gives each stage its own copy of a parameter read or a constant. In inference a
  * parameter's Load floats even inside a staged cell: each stage reading the parameter uses its own
- * copy (a tied embedding), which MindSpore sends from the lowest stage only when training.
- * MindSpore's errors: a labelled node reading from a higher stage ("The stage setting is incorrect.
- * PreNode's stage:... is larger than NextNode's stage:..."), a stage count other than the
- * configured one ("Stage num is ... is not equal to stage used: ..."), fewer micro-batches than
- * stages ("MicroBatch num must be larger or equal than StageNum", the 1F1B scheduler's check).
+ * copy (a tied embedding), which MindSpore sends from the lowest stage only when training; in
+ * training such a parameter's Loads all run on the lowest stage reading it, which sends the value
+ * to the others, and its update and the sum of its gradient run there too ({@link
+ * #placeSharedUpdates}). MindSpore's errors: a labelled node reading from a higher stage ("The
+ * stage setting is incorrect. PreNode's stage:... is larger than NextNode's stage:..."), a stage
+ * count other than the configured one ("Stage num is ... is not equal to stage used: ..."), fewer
+ * micro-batches than stages ("MicroBatch num must be larger or equal than StageNum", the 1F1B
+ * scheduler's check).
  *
  * <p>Example: {@code PipelineStages.of(graph, 2).stage(n)}.
  */
@@ -65,6 +68,8 @@ public final class PipelineStages {
     boolean inference = graph.forwardNodes() == n;
     int microBatches = 0;
     int chunks = 1;
+    java.util.Map<Object, Integer> owner =
+        inference ? java.util.Map.of() : sharedOwners(graph, stages);
     for (int i = 0; i < n; i++) {
       Graph.Node node = graph.nodes().get(i);
       int fromProducers = 0;
@@ -83,6 +88,11 @@ public final class PipelineStages {
         int segment = Math.max(0, node.attrs().integer("pipeline_segment", 0));
         chunks = Math.max(chunks, segment + 1);
         int own = segment * stages + node.attrs().integer("pipeline_stage");
+        if (readsParameter(node) && owner.containsKey(((Graph.Var) node.inputs()[0]).variable())) {
+          // A parameter several stages read lives on the lowest: the others get its value from
+          // there (MindSpore's HandleSharedParameter) and send their gradients back.
+          own = owner.get(((Graph.Var) node.inputs()[0]).variable());
+        }
         boolean backward = i >= graph.forwardNodes();
         if (!backward && fromProducers > own) {
           throw MsException.runtimeError(
@@ -102,6 +112,9 @@ public final class PipelineStages {
       if (i < graph.forwardNodes()) {
         forwardStages.add(stage[i]);
       }
+    }
+    if (!owner.isEmpty()) {
+      placeSharedUpdates(graph, owner, virt, stage, floating, stages);
     }
     long all = (1L << stages) - 1;
     for (Graph.Ref r : graph.outputRefs()) {
@@ -139,6 +152,94 @@ public final class PipelineStages {
       chunk[i] = floating[i] != 0 ? 0 : virt[i] / stages;
     }
     return new PipelineStages(stage, chunk, floating, micro, stages, microBatches, chunks);
+  }
+
+  /**
+   * The parameters a training step reads in more than one stage (Loads inside cells of different
+   * {@code pipeline_stage}), each with the lowest (virtual) stage reading it, which holds it.
+   */
+  private static java.util.Map<Object, Integer> sharedOwners(Graph graph, int stages) {
+    java.util.Map<Object, java.util.TreeSet<Integer>> readers = new java.util.HashMap<>();
+    for (Graph.Node node : graph.nodes()) {
+      if (readsParameter(node) && node.attrs().has("pipeline_stage")) {
+        int segment = Math.max(0, node.attrs().integer("pipeline_segment", 0));
+        readers
+            .computeIfAbsent(((Graph.Var) node.inputs()[0]).variable(), k -> new TreeSet<>())
+            .add(segment * stages + node.attrs().integer("pipeline_stage"));
+      }
+    }
+    java.util.Map<Object, Integer> owner = new java.util.HashMap<>();
+    readers.forEach(
+        (v, at) -> {
+          if (at.size() > 1) {
+            owner.put(v, at.first());
+          }
+        });
+    return owner;
+  }
+
+  /**
+   * Moves the update of each shared parameter, and the backward nodes outside every micro-batch
+   * that only feed it (the sum of its gradient over micro-batches and stages), to the stage holding
+   * it. By the producers' rule that sum would take the highest stage of its terms and alternate
+   * between the stages term by term, which no schedule can run (each stage waiting for the other's
+   * next term); on the holder each stage's terms arrive as they are made and the sum ends its step,
+   * as MindSpore accumulates a shared parameter's gradient where the parameter lives.
+   */
+  private static void placeSharedUpdates(
+      Graph graph,
+      java.util.Map<Object, Integer> owner,
+      int[] virt,
+      int[] stage,
+      long[] floating,
+      int stages) {
+    int n = graph.size();
+    java.util.List<java.util.List<Integer>> consumers = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      consumers.add(new java.util.ArrayList<>());
+    }
+    for (int i = 0; i < n; i++) {
+      for (Graph.Ref r : graph.nodes().get(i).inputs()) {
+        if (r instanceof Graph.Out o) {
+          consumers.get(o.node()).add(i);
+        }
+      }
+    }
+    boolean[] output = new boolean[n];
+    for (Graph.Ref r : graph.outputRefs()) {
+      if (r instanceof Graph.Out o) {
+        output[o.node()] = true;
+      }
+    }
+    int[] want = new int[n];
+    java.util.Arrays.fill(want, -1);
+    for (int i = n - 1; i >= graph.forwardNodes(); i--) {
+      Graph.Node node = graph.nodes().get(i);
+      // The sums of a gradient over micro-batches carry the stage of the term they add (and micro
+      // -1); other staged nodes keep their stage.
+      boolean accumulation = node.attrs().has("micro") && node.attrs().integer("micro") == -1;
+      if ((node.attrs().has("pipeline_stage") && !accumulation) || floating[i] != 0) {
+        continue;
+      }
+      if (node.op().stateful()
+          && node.inputs().length > 0
+          && node.inputs()[0] instanceof Graph.Var v
+          && owner.containsKey(v.variable())) {
+        want[i] = owner.get(v.variable());
+      } else if (!output[i] && !consumers.get(i).isEmpty()) {
+        int w = want[consumers.get(i).get(0)];
+        for (int c : consumers.get(i)) {
+          if (want[c] != w) {
+            w = -1;
+          }
+        }
+        want[i] = w;
+      }
+      if (want[i] >= 0) {
+        virt[i] = want[i];
+        stage[i] = want[i] % stages;
+      }
+    }
   }
 
   /** Whether {@code node} is a parameter's Load. */
