@@ -191,9 +191,33 @@ final class ChildPool implements AutoCloseable {
               .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
       pb.environment().clear();
       pb.environment().putAll(environment);
-      return new Child(pb.start(), work, run);
+      Process p = pb.start();
+      if (confine) {
+        awaitExec(p, java.get(0));
+      }
+      return new Child(p, work, run);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Waits until {@code confine.py} has executed the JVM ({@code java}), so its rules hold: it opens
+   * the child's directories by name, and a job adopting them (renaming them into place) before that
+   * would leave it nothing to open. Returns early if the process ends; at most 60 s.
+   */
+  private static void awaitExec(Process p, String java) {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (p.isAlive() && System.nanoTime() < deadline) {
+      if (p.info().command().map(c -> c.equals(java) || c.endsWith("/java")).orElse(false)) {
+        return;
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

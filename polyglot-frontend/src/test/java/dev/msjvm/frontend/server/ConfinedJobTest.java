@@ -81,41 +81,44 @@ class ConfinedJobTest {
    */
   @Test
   void nativeCodeReachesNothingOutsideTheJob() throws Exception {
+    // Its own heap: a child started for it, confined as it starts (not a warm one).
     String id =
         submit(
-            String.join(
-                "\n",
-                "import ctypes, os, struct",
-                "libc = ctypes.CDLL(None)",
-                "libc.__errno_location.restype = ctypes.POINTER(ctypes.c_int)",
-                "def result(rc):",
-                "    return 'ok' if rc >= 0 else os.strerror(libc.__errno_location()[0])",
-                "def opened(path, flags):",
-                "    # native code sees the process's working directory, not the job's",
-                "    fd = libc.open(os.path.join(os.getcwd(), path).encode(), flags, 0o644)",
-                "    if fd >= 0:",
-                "        libc.close(fd)",
-                "    return result(fd)",
-                "ppid = libc.getppid()",
-                "print('write inside:', opened('inside.txt', 0o101))",
-                "print('read job.json:', opened('../job.json', 0))",
-                "print('write beside the job:', opened('../escape.txt', 0o101))",
-                "print('read the server environment:', opened(f'/proc/{ppid}/environ', 0))",
-                "print('signal the server:', result(libc.kill(ppid, 0)))",
-                "link = os.path.join(os.getcwd(), 'link').encode()",
-                "print('symbolic link:', result(libc.symlink(b'/etc/hostname', link)))",
-                "s = libc.socket(2, 1, 0)",
-                "addr = struct.pack('<HH4s8x', 2, 1 << 8, bytes([127, 0, 0, 1]))",
-                "print('tcp connect:', result(libc.connect(s, addr, len(addr))))",
-                "print('unix socket:', result(libc.socket(1, 1, 0)))",
-                "try:",
-                "    open('../job.json').read()",
-                "    print('python read job.json: ok')",
-                "except PermissionError as e:",
-                "    print('python read job.json: refused')",
-                ""),
-            1,
-            Map.of());
+            Map.of(
+                "memoryMb",
+                512,
+                "script",
+                String.join(
+                    "\n",
+                    "import ctypes, os, struct",
+                    "libc = ctypes.CDLL(None)",
+                    "libc.__errno_location.restype = ctypes.POINTER(ctypes.c_int)",
+                    "def result(rc):",
+                    "    return 'ok' if rc >= 0 else os.strerror(libc.__errno_location()[0])",
+                    "def opened(path, flags):",
+                    "    # native code sees the process's working directory, not the job's",
+                    "    fd = libc.open(os.path.join(os.getcwd(), path).encode(), flags, 0o644)",
+                    "    if fd >= 0:",
+                    "        libc.close(fd)",
+                    "    return result(fd)",
+                    "ppid = libc.getppid()",
+                    "print('write inside:', opened('inside.txt', 0o101))",
+                    "print('read job.json:', opened('../job.json', 0))",
+                    "print('write beside the job:', opened('../escape.txt', 0o101))",
+                    "print('read the server environment:', opened(f'/proc/{ppid}/environ', 0))",
+                    "print('signal the server:', result(libc.kill(ppid, 0)))",
+                    "link = os.path.join(os.getcwd(), 'link').encode()",
+                    "print('symbolic link:', result(libc.symlink(b'/etc/hostname', link)))",
+                    "s = libc.socket(2, 1, 0)",
+                    "addr = struct.pack('<HH4s8x', 2, 1 << 8, bytes([127, 0, 0, 1]))",
+                    "print('tcp connect:', result(libc.connect(s, addr, len(addr))))",
+                    "print('unix socket:', result(libc.socket(1, 1, 0)))",
+                    "try:",
+                    "    open('../job.json').read()",
+                    "    print('python read job.json: ok')",
+                    "except PermissionError as e:",
+                    "    print('python read job.json: refused')",
+                    "")));
     Map<String, Object> r = awaitDone(id);
     String out = log(id, 0);
     assertEquals("SUCCEEDED", r.get("state"), r + out);
