@@ -436,6 +436,7 @@ public final class Host {
   public Tape tapePush(List<Object> leaves) {
     Tape tape = runtime.push();
     tape.addLeaves(leaves.stream().map(Host::value).toList());
+    tape.foldConstants();
     return tape;
   }
 
@@ -446,6 +447,7 @@ public final class Host {
   public Tape tapePushAbstract(List<Object> leaves) {
     Tape tape = runtime.pushAbstract();
     tape.addLeaves(leaves.stream().map(Host::value).toList());
+    tape.foldConstants();
     return tape;
   }
 
@@ -1257,6 +1259,15 @@ public final class Host {
       done++;
     }
     return new SinkResult(done, last, null);
+  }
+
+  /**
+   * The stream of an operator whose own seeds are set (DropoutGenMask's {@code Seed0}/{@code
+   * Seed1}): the same for every instance with those seeds, as MindSpore's kernels seed their
+   * generator from them alone.
+   */
+  public java.util.random.RandomGenerator seededStream(long seed) {
+    return new java.util.SplittableRandom(seed * 0x9E3779B97F4A7C15L);
   }
 
   /**

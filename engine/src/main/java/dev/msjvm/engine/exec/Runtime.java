@@ -211,8 +211,9 @@ public final class Runtime {
       op.checkReal(v.dtype());
     }
     boolean inPlace = tapes.isEmpty();
+    boolean folded = !tapes.isEmpty() && foldable(op, inputs, values);
     Tensor[] outputs;
-    if (abstractTapes > 0) {
+    if (abstractTapes > 0 && !folded) {
       outputs = inferred(op, attrs, values);
     } else {
       List<AbstractTensor> expected = CHECK_INFER && op.infer() != null ? types(values) : null;
@@ -241,7 +242,7 @@ public final class Runtime {
         }
       }
     }
-    if (!tapes.isEmpty()) {
+    if (!tapes.isEmpty() && !folded) {
       if (!callAttrs.isEmpty()) {
         Map.Entry<List<String>, Attrs> scope = callAttrs.get(callAttrs.size() - 1);
         if (scope.getKey().contains(op.name())) {
@@ -257,6 +258,38 @@ public final class Runtime {
       }
     }
     return outputs;
+  }
+
+  /** The most input elements a call on constants may have to be folded while tracing. */
+  private static final int FOLD_LIMIT = 64;
+
+  /**
+   * Whether a call made while recording is folded (run now, not recorded), as MindSpore's compiler
+   * folds constants: a registered operator that updates nothing and draws no random numbers, whose
+   * inputs are all small constants (concrete tensors no tape produced or took as an argument), on
+   * tapes that {@linkplain Tape#foldConstants fold}. Its outputs are then constants a construct may
+   * read, e.g. {@code if self.keep_prob < 1.0} on a Tensor attribute.
+   */
+  private boolean foldable(OpDef op, Object[] inputs, Tensor[] values) {
+    if (inputs.length == 0
+        || op.stateful()
+        || !OpTable.has(op.name())
+        || OpTable.get(op.name()) != op) {
+      return false;
+    }
+    long elements = 0;
+    for (int i = 0; i < inputs.length; i++) {
+      if (!(inputs[i] instanceof Tensor t) || values[i].isAbstract()) {
+        return false;
+      }
+      for (Tape tape : tapes) {
+        if (!tape.folds() || tape.tracks(t)) {
+          return false;
+        }
+      }
+      elements += t.size();
+    }
+    return elements <= FOLD_LIMIT;
   }
 
   /** Marks the calls recorded until the matching {@link #exitBackward} as the backward pass. */

@@ -36,6 +36,7 @@ public final class Tape {
   private final long serial;
   private boolean valueRead;
   private String valueReadReason;
+  private boolean folds;
 
   Tape(boolean onShapes, long serial) {
     this.onShapes = onShapes;
@@ -45,6 +46,20 @@ public final class Tape {
   /** This tape's number among those its runtime pushed (1 for the first), never reused. */
   public long serial() {
     return serial;
+  }
+
+  /**
+   * Lets the runtime fold calls on small constants while this tape records (see {@code
+   * Runtime.foldable}): for tapes whose arguments are all {@linkplain #addLeaves leaves}, as
+   * Python's traces and gradient tapes are; a tape that differentiates tensors it was not told of
+   * must not fold them away.
+   */
+  public void foldConstants() {
+    folds = true;
+  }
+
+  boolean folds() {
+    return folds;
   }
 
   /** Whether this tape traces on shapes alone ({@link Runtime#pushAbstract}). */

@@ -30,6 +30,7 @@ public final class OpTable {
             MathOps.defs(),
             LinalgOps.defs(),
             NnOps.defs(),
+            AttentionOps.defs(),
             IndexOps.defs(),
             OptimizerOps.defs(),
             DebugOps.defs(),

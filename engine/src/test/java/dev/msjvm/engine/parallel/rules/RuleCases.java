@@ -323,6 +323,7 @@ final class RuleCases {
             List.of(g.f(8, 8), g.f(8, 8), g.f(8, 1), g.pos(8, 1), g.f(8, 8))));
     c.addAll(nnCases(g));
     c.addAll(elementaryCases(g));
+    c.addAll(attentionCases(g));
     c.add(
         new Case(
             "Transpose", "Transpose", Attrs.of("perm", List.of(2, 0, 1)), List.of(g.f(8, 4, 2))));
@@ -682,6 +683,52 @@ final class RuleCases {
   }
 
   /** Same-shape float tensors, ints (for the bitwise operators and shifts), bools and so on. */
+  /**
+   * FlashAttentionScore (query heads 4, key/value heads 4, 2 or 1; head size 2; sequences 8), its
+   * gradient and DropoutGenMask (keep_prob 1: every bit set, the same on every rank). The optional
+   * rank-4 inputs are left to the equivalence case flash_attention_r8 (every strategy of five
+   * rank-4 tensors is more than this validator can enumerate).
+   */
+  private static List<Case> attentionCases(Gen g) {
+    List<Case> c = new ArrayList<>();
+    for (int kvHeads : new int[] {4, 2, 1}) {
+      Attrs a = Attrs.of("head_num", 4, "input_layout", "BSH", "scale_value", 0.5);
+      c.add(
+          new Case(
+              "FlashAttentionScore BSH kv heads " + kvHeads,
+              "FlashAttentionScore",
+              a,
+              List.of(g.f(4, 8, 8), g.f(4, 8, 2 * kvHeads), g.f(4, 8, 2 * kvHeads))));
+    }
+    c.add(
+        new Case(
+            "FlashAttentionScore SBH causal (sequence parallel)",
+            "FlashAttentionScore",
+            Attrs.of("head_num", 2, "input_layout", "SBH", "sparse_mode", 2),
+            List.of(g.f(8, 2, 4), g.f(8, 2, 4), g.f(8, 2, 6))));
+    // TND: 4 packed sequences (ends 2, 4, 6, 8) of one query head split by the batch.
+    Tensor ends = Tensor.of(DType.INT64, Shape.of(4), List.of(2L, 4L, 6L, 8L));
+    c.add(
+        new Case(
+            "FlashAttentionScore TND packed sequences",
+            "FlashAttentionScore",
+            Attrs.of("head_num", 2, "input_layout", "TND", "sparse_mode", 3, "has_seq_lens", true),
+            List.of(g.f(8, 2, 2), g.f(8, 2, 2), g.f(8, 2, 2), ends, ends)));
+    c.add(
+        new Case(
+            "FlashAttentionScoreGrad BSH kv heads 1",
+            "FlashAttentionScoreGrad",
+            Attrs.of("head_num", 2, "input_layout", "BSH", "sparse_mode", 3, "next_tokens", 0),
+            List.of(g.f(2, 8, 4), g.f(2, 8, 2), g.f(2, 8, 2), g.f(2, 8, 4))));
+    c.add(
+        new Case(
+            "DropoutGenMask",
+            "DropoutGenMask",
+            Attrs.of("shape", List.of(2, 4, 8, 8), "rng", new SplittableRandom(3)),
+            List.of(g.scalar(1.0))));
+    return c;
+  }
+
   private static List<Case> elementaryCases(Gen g) {
     List<Case> c = new ArrayList<>();
     for (String op :

@@ -12,6 +12,7 @@ from mindspore.ops.operations import (  # noqa: F401
     ZerosLike)
 from mindspore.ops.operations._grad_ops import AvgPoolGrad, BatchNormGrad, BiasAddGrad, ReluGrad  # noqa: F401
 from mindspore.ops.operations._elementary_ops import *  # noqa: F401,F403
+from mindspore.ops.operations._attention_ops import *  # noqa: E402,F401,F403
 
 
 class _AlphaBinary(Primitive):

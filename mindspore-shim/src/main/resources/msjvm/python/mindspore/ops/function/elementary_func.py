@@ -11,7 +11,8 @@ __all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "aco
            "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "isclose", "fmod",
            "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril", "fast_gelu", "tensor_scatter_update", "tensor_scatter_add",
            "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div", "tensor_scatter_max", "tensor_scatter_min",
-           "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "dtype", "gather_elements", "gather_d"]
+           "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "dtype", "gather_elements", "gather_d",
+           "flash_attention_score"]
 
 
 def tan(input):
@@ -265,3 +266,15 @@ def gather_elements(input, dim, index):
 
 
 gather_d = gather_elements
+
+
+def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mask=None, padding_mask=None,
+                          attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
+                          scalar_value=1.0, pre_tokens=2147483647, next_tokens=2147483647, inner_precise=0,
+                          input_layout="BSH", sparse_mode=0):
+    """attention_out of FlashAttentionScore (MindSpore spells the scale ``scalar_value`` here)."""
+    from mindspore.ops.operations._attention_ops import FlashAttentionScore  # pylint: disable=import-outside-toplevel
+    op = FlashAttentionScore(head_num, keep_prob, scalar_value, pre_tokens, next_tokens, inner_precise,
+                             input_layout, sparse_mode)
+    return op(query, key, value, real_shift, drop_mask, padding_mask, attn_mask, prefix, actual_seq_qlen,
+              actual_seq_kvlen)[3]

@@ -556,6 +556,7 @@ from mindspore.ops.operations._math_extra_ops import (BroadcastTo, Ceil, Cos, Cu
                                                       Reciprocal, ReverseV2, Round, Rsqrt, Sign, Sin, Trunc, Zeta)
 from mindspore.ops.operations._grad_ops import Conv2DBackpropInput, Conv2DTranspose  # noqa: E402
 from mindspore.ops.operations._elementary_ops import *  # noqa: E402,F401,F403
+from mindspore.ops.operations._attention_ops import *  # noqa: E402,F401,F403
 from mindspore.ops.operations import _grad_ops  # noqa: E402,F401
 
 
