@@ -74,6 +74,8 @@ public final class Runtime {
   /** Kernel calls made so far on this runtime (what a shape-only trace must not add to). */
   private long kernelCalls;
 
+  private long foldedCalls;
+
   public Runtime(Supplier<Blas> blas) {
     this.blas = Objects.requireNonNull(blas);
   }
@@ -217,7 +219,11 @@ public final class Runtime {
       outputs = inferred(op, attrs, values);
     } else {
       List<AbstractTensor> expected = CHECK_INFER && op.infer() != null ? types(values) : null;
-      kernelCalls++;
+      if (folded) {
+        foldedCalls++;
+      } else {
+        kernelCalls++;
+      }
       outputs =
           op.kernel()
               .run(new Call(op, attrs, inputs, values, blas.get(), inPlace, policy, printer));
@@ -350,9 +356,18 @@ public final class Runtime {
     return abstractTapes > 0;
   }
 
-  /** How many kernels this runtime has run. */
+  /**
+   * How many kernels this runtime has run, not counting the calls on constants it folded while
+   * tracing ({@link #foldedCalls}: compile work, as MindSpore's constant folding; a trace on shapes
+   * runs no kernel of its graph).
+   */
   public long kernelCalls() {
     return kernelCalls;
+  }
+
+  /** How many calls on small constants this runtime folded while tracing. */
+  public long foldedCalls() {
+    return foldedCalls;
   }
 
   public boolean recording() {

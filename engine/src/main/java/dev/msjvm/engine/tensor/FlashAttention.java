@@ -608,6 +608,7 @@ public final class FlashAttention {
 
   /** The forward: softmax_max, softmax_sum, softmax_out, attention_out. */
   public static Tensor[] forward(Options o, Present p, List<Tensor> in) {
+    type(o, p, in.stream().map(Tensor::type).toList());
     Tensor query = in.get(0);
     Geometry g =
         Geometry.of("FlashAttentionScore", o, query.shape(), in.get(1).shape(), in.get(2).shape());
