@@ -127,7 +127,9 @@ out16 = FlashAttentionScore(2, input_layout="BSH")(Tensor(q16), Tensor(q16), Ten
 ref16 = from_bnsd(attention(*(to_bnsd(q16.astype(np.float64), "BSH", 2),) * 3, 2, 2), "BSH")
 print("float16", [str(o.dtype) for o in out16], "== formula within 2e-3:",
       bool(np.abs(out16[3].asnumpy().astype(np.float64) - ref16).max() < 2e-3))
-print("functional", ops.flash_attention_score(Tensor(q16), Tensor(q16), Tensor(q16), 2).shape)
+print("functional", ops.flash_attention_score(Tensor(q16), Tensor(q16), Tensor(q16), 2).shape,
+      "exported as ops.FlashAttentionScore and ops.DropoutGenMask:",
+      ops.FlashAttentionScore is FlashAttentionScore and ops.DropoutGenMask is P.DropoutGenMask)
 
 # Dropout: DropoutGenMask's bits, least significant first, keep an element where set.
 ms.set_context(mode=ms.GRAPH_MODE)

@@ -31,6 +31,8 @@ from mindspore.ops.operations import (  # noqa: E402
 
 from mindspore.ops.operations import _elementary_ops
 from mindspore.ops.operations._elementary_ops import *  # noqa: E402,F401,F403
+from mindspore.ops.operations import _attention_ops
+from mindspore.ops.operations._attention_ops import *  # noqa: E402,F401,F403
 
 __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
            "Minimum", "Pow", "FloorDiv", "FloorMod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
@@ -45,7 +47,7 @@ __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive",
            "BroadcastTo", "Ceil", "Cos", "CumSum", "Diag", "Digamma", "Erfc", "Expm1", "Floor", "Gcd", "Igamma",
            "Igammac", "InplaceIndexAdd", "IsFinite", "IsInf", "IsNan", "Lcm", "Lgamma", "Log1p", "MatrixBandPart",
            "MatrixTriangularSolve", "Reciprocal", "ReverseV2", "Round", "Rsqrt", "Sign", "Sin", "Trunc",
-           "Zeta", "Real", "Imag", "Complex"] + list(_elementary_ops.__all__) + list(_math_func.__all__) + list(_elementary_func.__all__)
+           "Zeta", "Real", "Imag", "Complex"] + list(_elementary_ops.__all__) + list(_attention_ops.__all__) + list(_math_func.__all__) + list(_elementary_func.__all__)
 
 
 def print_(*input_x):
