@@ -28,38 +28,23 @@ import java.util.random.RandomGenerator;
 final class AttentionOps {
   private AttentionOps() {}
 
-  static FlashAttention.Options options(Attrs a) {
+  /**
+   * A call's options; the whole query sequence ({@code q_whole}, set per rank when the sequence is
+   * split) defaults to the call's own.
+   */
+  private static FlashAttention.Options options(Attrs a, Shape query) {
+    FlashAttention.Layout layout = AttentionRules.layout(a);
     return new FlashAttention.Options(
         a.integer("head_num"),
         a.has("keep_prob") ? a.real("keep_prob") : 1.0,
         a.has("scale_value") ? a.real("scale_value") : 1.0,
         a.integer("pre_tokens", Integer.MAX_VALUE),
         a.integer("next_tokens", Integer.MAX_VALUE),
-        FlashAttention.Layout.of(a.has("input_layout") ? a.string("input_layout") : "BSH"),
+        layout,
         a.integer("sparse_mode", 0),
         a.integer("q_offset", 0),
-        a.integer("q_whole", -1),
+        a.integer("q_whole", query.dim(layout.seqDim())),
         a.integer("kv_offset", 0));
-  }
-
-  /** Options whose whole query sequence defaults to the call's own. */
-  private static FlashAttention.Options options(Attrs a, Shape query) {
-    FlashAttention.Options o = options(a);
-    if (o.qWhole() >= 0) {
-      return o;
-    }
-    int seq = query.dim(o.layout().seqDim());
-    return new FlashAttention.Options(
-        o.headNum(),
-        o.keepProb(),
-        o.scale(),
-        o.preTokens(),
-        o.nextTokens(),
-        o.layout(),
-        o.sparseMode(),
-        o.qOffset(),
-        seq,
-        o.kvOffset());
   }
 
   private static List<Tensor> inputs(Kernel.Call c) {
@@ -117,7 +102,7 @@ final class AttentionOps {
                   fwd.remove(3);
                   FlashAttention.type(
                       options(a, in.get(0).shape()), AttentionRules.present(a), fwd);
-                  return FlashAttention.gradType(options(a), AttentionRules.present(a), in);
+                  return FlashAttention.gradType(AttentionRules.present(a), in);
                 })
             .role(CostRole.GENERAL)
             .shards(AttentionRules.flashAttentionScoreGrad()));
@@ -143,11 +128,10 @@ final class AttentionOps {
             .role(CostRole.GENERAL)
             .shards(
                 ShardingRule.of(
-                    (a, shapes) -> {
-                      return EinsumSpec.parse("_".repeat(shapes.get(0).rank()) + "->_")
-                          .outputShapes(
-                              List.of(Shape.of(FlashAttention.maskBytes(a.ints("shape")))));
-                    })));
+                    (a, shapes) ->
+                        EinsumSpec.parse("_".repeat(shapes.get(0).rank()) + "->_")
+                            .outputShapes(
+                                List.of(Shape.of(FlashAttention.maskBytes(a.ints("shape"))))))));
     return defs;
   }
 }

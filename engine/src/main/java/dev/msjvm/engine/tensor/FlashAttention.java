@@ -254,6 +254,18 @@ public final class FlashAttention {
 
   /** The output types (softmax_max, softmax_sum, softmax_out, attention_out), with the checks. */
   public static List<AbstractTensor> type(Options o, Present p, List<AbstractTensor> in) {
+    AbstractTensor q = in.get(0);
+    Geometry g = checked(o, p, in);
+    AbstractTensor stats = new AbstractTensor(g.softmaxShape(q.shape()), DType.FLOAT32);
+    return List.of(
+        stats,
+        stats,
+        new AbstractTensor(Shape.of(1), q.dtype()),
+        q.withShape(g.outShape(q.shape())));
+  }
+
+  /** MindSpore's checks of one call; its geometry. */
+  private static Geometry checked(Options o, Present p, List<AbstractTensor> in) {
     String op = "FlashAttentionScore";
     AbstractTensor q = in.get(0);
     for (int i = 0; i < 3; i++) {
@@ -315,12 +327,7 @@ public final class FlashAttention {
     if (g.layout() != Layout.TND) {
       checkShapes(o, p, in, g);
     }
-    AbstractTensor stats = new AbstractTensor(g.softmaxShape(q.shape()), DType.FLOAT32);
-    return List.of(
-        stats,
-        stats,
-        new AbstractTensor(Shape.of(1), q.dtype()),
-        q.withShape(g.outShape(q.shape())));
+    return g;
   }
 
   /** MindSpore's shape checks of real_shift, drop_mask and attn_mask (its texts). */
@@ -381,7 +388,7 @@ public final class FlashAttention {
   }
 
   /** The gradient's output types: dq, dk, dv and, with a real_shift, dpse. */
-  public static List<AbstractTensor> gradType(Options o, Present p, List<AbstractTensor> in) {
+  public static List<AbstractTensor> gradType(Present p, List<AbstractTensor> in) {
     List<AbstractTensor> out = new ArrayList<>(List.of(in.get(0), in.get(1), in.get(2)));
     if (p.realShift()) {
       out.add(in.get(p.realShiftIndex() + 1));
@@ -488,8 +495,8 @@ public final class FlashAttention {
     Scores(Geometry g, Options o, Present p, List<Tensor> in) {
       this.g = g;
       this.o = o;
-      q = in.get(0).astype(DType.FLOAT32).floats();
-      k = in.get(1).astype(DType.FLOAT32).floats();
+      q = in.get(0).floats();
+      k = in.get(1).floats();
       pse = p.realShift() ? in.get(p.realShiftIndex()) : null;
       drop = p.dropMask() ? in.get(p.dropMaskIndex()) : null;
       mask = p.attnMask() ? in.get(p.attnMaskIndex()) : null;
@@ -552,13 +559,15 @@ public final class FlashAttention {
     }
 
     double bias(int batch, int n, int i, int j) {
-      if (pse == null) {
-        return 0;
-      }
+      return pse == null ? 0 : pse.getDouble(pseIndex(batch, n, i, j));
+    }
+
+    /** The real_shift element of position (batch, head n, query row i, key j); it broadcasts. */
+    int pseIndex(int batch, int n, int i, int j) {
       Shape s = pse.shape();
       int pb = s.dim(0) == 1 ? 0 : batch;
       int pi = s.dim(2) == 1 ? 0 : i;
-      return pse.getDouble(((pb * s.dim(1) + n) * s.dim(2) + pi) * s.dim(3) + j);
+      return ((pb * s.dim(1) + n) * s.dim(2) + pi) * s.dim(3) + j;
     }
 
     /** The drop factor of a position: 0 where dropped, 1 / keep_prob where kept. */
@@ -608,12 +617,10 @@ public final class FlashAttention {
 
   /** The forward: softmax_max, softmax_sum, softmax_out, attention_out. */
   public static Tensor[] forward(Options o, Present p, List<Tensor> in) {
-    type(o, p, in.stream().map(Tensor::type).toList());
+    Geometry g = checked(o, p, in.stream().map(Tensor::type).toList());
     Tensor query = in.get(0);
-    Geometry g =
-        Geometry.of("FlashAttentionScore", o, query.shape(), in.get(1).shape(), in.get(2).shape());
     Scores sc = new Scores(g, o, p, in);
-    float[] v = in.get(2).astype(DType.FLOAT32).floats();
+    float[] v = in.get(2).floats();
     Shape outShape = g.outShape(query.shape());
     double[] out = new double[(int) outShape.size()];
     Shape statShape = g.softmaxShape(query.shape());
@@ -671,8 +678,8 @@ public final class FlashAttention {
         Geometry.of(
             "FlashAttentionScoreGrad", o, query.shape(), in.get(1).shape(), in.get(2).shape());
     Scores sc = new Scores(g, o, p, in);
-    float[] v = in.get(2).astype(DType.FLOAT32).floats();
-    float[] dy = dyT.astype(DType.FLOAT32).floats();
+    float[] v = in.get(2).floats();
+    float[] dy = dyT.floats();
     double[] dq = new double[query.size()];
     double[] dk = new double[in.get(1).size()];
     double[] dv = new double[in.get(2).size()];
@@ -718,10 +725,7 @@ public final class FlashAttention {
               dk[ka + e] += ds * sc.q[qa + e];
             }
             if (dpse != null) {
-              Shape s = pse.shape();
-              int pb = s.dim(0) == 1 ? 0 : seg.batch();
-              int pi = s.dim(2) == 1 ? 0 : qi;
-              dpse[((pb * s.dim(1) + n) * s.dim(2) + pi) * s.dim(3) + kj] += ds;
+              dpse[sc.pseIndex(seg.batch(), n, qi, kj)] += ds;
             }
           }
         }
@@ -739,10 +743,7 @@ public final class FlashAttention {
 
   /** The bytes of DropoutGenMask's output for {@code shape}: {@code ceil(count / 128) * 16}. */
   public static int maskBytes(List<Integer> shape) {
-    long count = 1;
-    for (int d : shape) {
-      count *= d;
-    }
+    long count = new Shape(shape).size();
     return Math.toIntExact((count + 127) / 128 * 16);
   }
 
@@ -752,10 +753,7 @@ public final class FlashAttention {
    */
   public static Tensor dropoutGenMask(
       List<Integer> shape, double keepProb, java.util.function.DoubleSupplier uniform) {
-    long count = 1;
-    for (int d : shape) {
-      count *= d;
-    }
+    long count = new Shape(shape).size();
     int bytes = maskBytes(shape);
     Tensor t = Tensor.zeros(DType.UINT8, Shape.of(bytes));
     for (int b = 0; b < bytes; b++) {

@@ -78,7 +78,8 @@ public final class AttentionRules {
     return out;
   }
 
-  private static FlashAttention.Layout layout(Attrs a) {
+  /** A call's {@code input_layout} (MindSpore's default BSH). */
+  public static FlashAttention.Layout layout(Attrs a) {
     return FlashAttention.Layout.of(a.has("input_layout") ? a.string("input_layout") : "BSH");
   }
 
