@@ -9,6 +9,7 @@ import dev.msjvm.engine.parallel.rules.AttentionRules;
 import dev.msjvm.engine.parallel.rules.EinsumSpec;
 import dev.msjvm.engine.parallel.rules.ShardingRule;
 import dev.msjvm.engine.tensor.FlashAttention;
+import dev.msjvm.engine.tensor.InferAttention;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,12 +35,14 @@ final class AttentionOps {
    */
   private static FlashAttention.Options options(Attrs a, Shape query) {
     FlashAttention.Layout layout = AttentionRules.layout(a);
+    // Sparse mode 0 without a mask ignores pre/next_tokens (MindSpore sets them to INT_MAX).
+    boolean band = a.integer("sparse_mode", 0) != 0 || a.bool("has_attn_mask", false);
     return new FlashAttention.Options(
         a.integer("head_num"),
         a.has("keep_prob") ? a.real("keep_prob") : 1.0,
         a.has("scale_value") ? a.real("scale_value") : 1.0,
-        a.integer("pre_tokens", Integer.MAX_VALUE),
-        a.integer("next_tokens", Integer.MAX_VALUE),
+        band ? a.integer("pre_tokens", Integer.MAX_VALUE) : Integer.MAX_VALUE,
+        band ? a.integer("next_tokens", Integer.MAX_VALUE) : Integer.MAX_VALUE,
         layout,
         a.integer("sparse_mode", 0),
         a.integer("q_offset", 0),
@@ -53,6 +56,42 @@ final class AttentionOps {
       in.add(c.in(i));
     }
     return in;
+  }
+
+  /** An inference attention op's output types from its options and inputs by role. */
+  private interface InferType {
+    List<AbstractTensor> of(
+        InferAttention.Options o, InferAttention.Inputs<AbstractTensor> in, Attrs attrs);
+  }
+
+  private static boolean lse(Attrs a) {
+    return a.bool("softmax_lse_flag", false);
+  }
+
+  /**
+   * One of the inference attention ops: its kernel checks the types first (an eager call is not
+   * type-inferred) and returns attention_out, with softmax_lse where the types have it.
+   */
+  private static OpDef inference(String op, InferType type, ShardingRule rule) {
+    return OpDef.of(
+            op,
+            c -> {
+              InferAttention.Options o =
+                  AttentionRules.inferOptions(op, c.attrs(), c.in(0).shape());
+              InferAttention.Inputs<Tensor> in = AttentionRules.inferInputs(c.attrs(), inputs(c));
+              int outputs = type.of(o, in.map(Tensor::type), c.attrs()).size();
+              InferAttention.Result r = InferAttention.forward(o, in, lse(c.attrs()));
+              return outputs == 1 ? one(r.out()) : new Tensor[] {r.out(), r.lse()};
+            },
+            GradRule.UNDEFINED)
+        .infers(
+            (a, in) ->
+                type.of(
+                    AttentionRules.inferOptions(op, a, in.get(0).shape()),
+                    AttentionRules.inferInputs(a, in),
+                    a))
+        .role(CostRole.GENERAL)
+        .shards(rule);
   }
 
   static List<OpDef> defs() {
@@ -106,6 +145,26 @@ final class AttentionOps {
                 })
             .role(CostRole.GENERAL)
             .shards(AttentionRules.flashAttentionScoreGrad()));
+    // The inference ops (no gradient in MindSpore): query, key, value, then the optional inputs the
+    // call passes (attribute present names them).
+    defs.add(
+        inference(
+            "PromptFlashAttention",
+            (o, in, a) -> List.of(InferAttention.promptType(o, in)),
+            AttentionRules.promptFlashAttention()));
+    // attention_out, softmax_lse: PromptFlashAttention's or, for one query row,
+    // IncreFlashAttention's.
+    defs.add(
+        inference(
+            "FusedInferAttentionScore",
+            (o, in, a) -> InferAttention.fusedType(o, in, lse(a)),
+            AttentionRules.fusedInferAttentionScore()));
+    // One query row per sequence against its key/value cache.
+    defs.add(
+        inference(
+            "IncreFlashAttention",
+            (o, in, a) -> List.of(InferAttention.increType(o, in)),
+            AttentionRules.increFlashAttention()));
     // DropoutGenMask(keep_prob) (attribute shape): the bits, ceil(count / 128) * 16 bytes; every
     // rank draws the same ones (the same seeded stream), so a split consumer reads its block.
     defs.add(

@@ -22,9 +22,10 @@ import java.util.List;
  * {@code N1}, key/value heads {@code N2} dividing it (query head n reads key/value head {@code n /
  * (N1 / N2)}); value's head size may differ from the query's. A position is masked where {@code
  * attn_mask} is non-zero (sparse modes 0 and 1) and outside the band the sparse mode and {@code
- * pre_tokens}/{@code next_tokens} define (mode 0: {@code i - pre <= j <= i + next}; 2: {@code j <=
- * i}; 3: {@code j <= i + S2 - S1}; 4: the band of mode 0 around the right-down diagonal). A row
- * with every position masked gives zeros.
+ * pre_tokens}/{@code next_tokens} define (mode 0: {@code i - pre <= j <= i + next}, a masked call's
+ * only: without attn_mask MindSpore ignores both; 2: {@code j <= i}; 3: {@code j <= i + S2 - S1};
+ * 4: the band of mode 0 around the right-down diagonal). A row with every position masked gives
+ * zeros.
  *
  * <p>On a rank holding a block of the query's sequence (sequence parallel), {@code q_offset} and
  * {@code q_whole} place the block's rows in the whole sequence, so the band is the whole one's.
@@ -396,19 +397,23 @@ public final class FlashAttention {
     return out;
   }
 
-  /** One query segment: its batch, first row, row count and its key rows (TND packs several). */
-  private record Segment(int batch, int qStart, int qLen, int kvStart, int kvLen) {}
+  /**
+   * One query segment: its batch, first row, row count and its key rows (TND packs several); the
+   * place of its first row in the whole sequence ({@code rowOffset}, for the bands) and the length
+   * of the whole query sequence the right-down diagonal is drawn for ({@code s1}).
+   */
+  record Segment(int batch, int qStart, int qLen, int kvStart, int kvLen, int rowOffset, int s1) {}
 
   private static List<Segment> segments(Geometry g, Options o, Present p, List<Tensor> in) {
     List<Segment> out = new ArrayList<>();
     if (g.layout() != Layout.TND) {
       for (int b = 0; b < g.b(); b++) {
-        out.add(new Segment(b, 0, g.s1(), 0, g.s2()));
+        out.add(new Segment(b, 0, g.s1(), 0, g.s2(), o.qOffset(), o.qWhole()));
       }
       return out;
     }
     if (!p.seqLens()) {
-      out.add(new Segment(0, 0, g.s1(), 0, g.s2()));
+      out.add(new Segment(0, 0, g.s1(), 0, g.s2(), 0, g.s1()));
       return out;
     }
     List<int[]> qs = pieces("actual_seq_qlen", in.get(p.seqLenIndex()), o.qOffset(), g.s1());
@@ -425,7 +430,7 @@ public final class FlashAttention {
     for (int i = 0; i < qs.size(); i++) {
       int[] q = qs.get(i);
       int[] k = ks.get(i);
-      out.add(new Segment(i, q[0], q[1], k[0], k[1]));
+      out.add(new Segment(i, q[0], q[1], k[0], k[1], 0, q[1]));
     }
     return out;
   }
@@ -483,7 +488,7 @@ public final class FlashAttention {
   }
 
   /** Reads the scores' masks and biases of one call. */
-  private static final class Scores {
+  static final class Scores {
     final Geometry g;
     final Options o;
     final float[] q;
@@ -491,15 +496,44 @@ public final class FlashAttention {
     final Tensor pse;
     final Tensor drop;
     final Tensor mask;
+    // The inference ops add pse_shift after the scale, and hold it whole along heads and rows.
+    final boolean pseAfterScale;
+    final int pseHead;
+    final int pseRow;
 
     Scores(Geometry g, Options o, Present p, List<Tensor> in) {
+      this(
+          g,
+          o,
+          in,
+          p.realShift() ? in.get(p.realShiftIndex()) : null,
+          p.dropMask() ? in.get(p.dropMaskIndex()) : null,
+          p.attnMask() ? in.get(p.attnMaskIndex()) : null,
+          false,
+          0,
+          0);
+    }
+
+    Scores(
+        Geometry g,
+        Options o,
+        List<Tensor> in,
+        Tensor pse,
+        Tensor drop,
+        Tensor mask,
+        boolean pseAfterScale,
+        int pseHead,
+        int pseRow) {
       this.g = g;
       this.o = o;
       q = in.get(0).floats();
       k = in.get(1).floats();
-      pse = p.realShift() ? in.get(p.realShiftIndex()) : null;
-      drop = p.dropMask() ? in.get(p.dropMaskIndex()) : null;
-      mask = p.attnMask() ? in.get(p.attnMaskIndex()) : null;
+      this.pse = pse;
+      this.drop = drop;
+      this.mask = mask;
+      this.pseAfterScale = pseAfterScale;
+      this.pseHead = pseHead;
+      this.pseRow = pseRow;
     }
 
     int kvHead(int n) {
@@ -509,9 +543,8 @@ public final class FlashAttention {
     /** Whether position (row i of the segment, key j of the segment) is masked. */
     boolean masked(Segment seg, int batch, int n, int i, int j) {
       int mode = o.sparseMode();
-      long gi = (long) i + (g.layout() == Layout.TND ? 0 : o.qOffset());
-      long s1 = g.layout() == Layout.TND ? seg.qLen() : o.qWhole();
-      long diag = seg.kvLen() - s1;
+      long gi = (long) i + seg.rowOffset();
+      long diag = (long) seg.kvLen() - seg.s1();
       switch (mode) {
         case 0 -> {
           if (j > gi + o.nextTokens() || j < gi - o.preTokens()) {
@@ -555,11 +588,11 @@ public final class FlashAttention {
         int mb = m.dim(0) == 1 ? 0 : batch;
         idx = (mb * s1 + i) * s2 + j;
       }
-      return mask.getLong(idx);
+      return mask.getDouble(idx) != 0 ? 1 : 0;
     }
 
     double bias(int batch, int n, int i, int j) {
-      return pse == null ? 0 : pse.getDouble(pseIndex(batch, n, i, j));
+      return pse == null ? 0 : pse.getDouble(pseIndex(batch, n + pseHead, i + pseRow, j));
     }
 
     /** The real_shift element of position (batch, head n, query row i, key j); it broadcasts. */
@@ -598,7 +631,8 @@ public final class FlashAttention {
         for (int e = 0; e < g.d(); e++) {
           dot += (double) q[qa + e] * k[ka + e];
         }
-        double s = o.scale() * (dot + bias(seg.batch(), n, qi, kj));
+        double b = bias(seg.batch(), n, qi, kj);
+        double s = pseAfterScale ? o.scale() * dot + b : o.scale() * (dot + b);
         p[j] = s;
         max = Math.max(max, s);
       }
@@ -619,29 +653,52 @@ public final class FlashAttention {
   public static Tensor[] forward(Options o, Present p, List<Tensor> in) {
     Geometry g = checked(o, p, in.stream().map(Tensor::type).toList());
     Tensor query = in.get(0);
-    Scores sc = new Scores(g, o, p, in);
-    float[] v = in.get(2).floats();
     Shape outShape = g.outShape(query.shape());
     double[] out = new double[(int) outShape.size()];
     Shape statShape = g.softmaxShape(query.shape());
     float[] maxes = new float[(int) statShape.size()];
     float[] sums = new float[(int) statShape.size()];
-    double[] prob = new double[g.s2()];
-    for (Segment seg : segments(g, o, p, in)) {
-      for (int n = 0; n < g.n1(); n++) {
-        int kh = sc.kvHead(n);
-        for (int i = 0; i < seg.qLen(); i++) {
-          int qi = seg.qStart() + i;
-          double[] ms = sc.row(seg, n, i, prob);
+    attend(
+        g,
+        new Scores(g, o, p, in),
+        segments(g, o, p, in),
+        in.get(2).floats(),
+        out,
+        (seg, n, qi, max, sum) -> {
           int st =
               (g.layout() == Layout.TND
                       ? qi * g.n1() + n
                       : (seg.batch() * g.n1() + n) * g.s1() + qi)
                   * 8;
           for (int c = 0; c < 8; c++) {
-            maxes[st + c] = (float) ms[0];
-            sums[st + c] = (float) ms[1];
+            maxes[st + c] = (float) max;
+            sums[st + c] = (float) sum;
           }
+        });
+    return new Tensor[] {
+      Tensor.ofFloats(statShape, maxes),
+      Tensor.ofFloats(statShape, sums),
+      Tensor.zeros(query.dtype(), Shape.of(1)),
+      Tensor.ofDoubles(query.dtype(), outShape, i -> out[i])
+    };
+  }
+
+  /** What a kernel keeps of one score row: its maximum and sum of exponentials. */
+  interface RowStats {
+    void accept(Segment seg, int head, int row, double max, double sum);
+  }
+
+  /** {@code out += P @ value} over the segments' rows (rows of no segment stay zero). */
+  static void attend(
+      Geometry g, Scores sc, List<Segment> segments, float[] v, double[] out, RowStats stats) {
+    double[] prob = new double[g.s2()];
+    for (Segment seg : segments) {
+      for (int n = 0; n < g.n1(); n++) {
+        int kh = sc.kvHead(n);
+        for (int i = 0; i < seg.qLen(); i++) {
+          int qi = seg.qStart() + i;
+          double[] ms = sc.row(seg, n, i, prob);
+          stats.accept(seg, n, qi, ms[0], ms[1]);
           int oa = g.at(seg.batch(), qi, g.s1(), n, g.n1(), g.dv(), 0);
           for (int j = 0; j < seg.kvLen(); j++) {
             int kj = seg.kvStart() + j;
@@ -657,12 +714,6 @@ public final class FlashAttention {
         }
       }
     }
-    return new Tensor[] {
-      Tensor.ofFloats(statShape, maxes),
-      Tensor.ofFloats(statShape, sums),
-      Tensor.zeros(query.dtype(), Shape.of(1)),
-      Tensor.ofDoubles(query.dtype(), outShape, i -> out[i])
-    };
   }
 
   /**

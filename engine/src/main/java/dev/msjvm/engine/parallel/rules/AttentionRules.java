@@ -4,8 +4,11 @@ import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.tensor.FlashAttention;
+import dev.msjvm.engine.tensor.InferAttention;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Sharding of FlashAttentionScore and its gradient (MindSpore's FlashAttentionScoreInfo), in
@@ -211,5 +214,224 @@ public final class AttentionRules {
       return out.with("kv_offset", s.inputLayouts().get(1).sliceRanges(rank).get(0).begin());
     }
     return out.with("q_whole", q.shape().dim(sd));
+  }
+
+  // ---- PromptFlashAttention (MindSpore's PromptFlashAttentionInfo) ----
+
+  /** The optional inputs a call passes, in its input order (attribute {@code present}). */
+  public static List<String> passed(Attrs a) {
+    String p = a.has("present") ? a.string("present") : "";
+    return p.isEmpty() ? List.of() : List.of(p.split(","));
+  }
+
+  /** The inputs of an inference attention call by role (the names MindSpore gives them). */
+  public static <T> InferAttention.Inputs<T> inferInputs(Attrs a, List<T> in) {
+    List<String> names = passed(a);
+    T pse = null;
+    T mask = null;
+    T qLens = null;
+    T kvLens = null;
+    Set<String> others = new LinkedHashSet<>();
+    for (int i = 0; i < names.size(); i++) {
+      T x = in.get(3 + i);
+      switch (names.get(i)) {
+        case "pse_shift" -> pse = x;
+        case "attn_mask", "atten_mask" -> mask = x;
+        case "actual_seq_lengths" -> qLens = x;
+        case "actual_seq_lengths_kv" -> kvLens = x;
+        default -> others.add(names.get(i));
+      }
+    }
+    return new InferAttention.Inputs<>(
+        in.get(0), in.get(1), in.get(2), pse, mask, qLens, kvLens, others);
+  }
+
+  /** A call's attributes; {@code q_whole} (set per rank) defaults to the call's own sequence. */
+  public static InferAttention.Options inferOptions(String op, Attrs a, Shape query) {
+    FlashAttention.Layout l = layout(a);
+    return new InferAttention.Options(
+        op,
+        a.integer("num_heads"),
+        a.integer("num_key_value_heads", 0),
+        a.has("scale_value") ? a.real("scale_value") : 1.0,
+        a.integer("pre_tokens", Integer.MAX_VALUE),
+        a.integer("next_tokens", 0),
+        l,
+        a.integer("sparse_mode", 0),
+        a.integer("q_offset", 0),
+        a.integer("q_whole", query.dim(l.seqDim())),
+        a.integer("head_offset", 0),
+        a.integer("batch_offset", 0));
+  }
+
+  /**
+   * Letters of the optional inputs of an inference call, in input order; {@code incremental}: one
+   * query row per sequence, whose masks are (B, KV_S), (B, 1, KV_S) or (B, 1, 1, KV_S).
+   */
+  private static List<String> inferOptional(Attrs a, List<Shape> shapes, boolean incremental) {
+    return inferOptional(a, shapes, incremental, false);
+  }
+
+  /**
+   * {@link #inferOptional}; {@code incre}: IncreFlashAttention's (lengths whole, antiquant scales
+   * split with the heads, as its checks require).
+   */
+  private static List<String> inferOptional(
+      Attrs a, List<Shape> shapes, boolean incremental, boolean incre) {
+    List<String> out = new ArrayList<>();
+    List<String> names = passed(a);
+    for (int i = 0; i < names.size(); i++) {
+      Shape s = shapes.get(3 + i);
+      String batch = s.rank() > 0 && s.dim(0) != 1 ? "b" : "_";
+      out.add(
+          switch (names.get(i)) {
+            case "attn_mask", "atten_mask" -> {
+              if (incremental && s.rank() >= 2) {
+                yield batch + "_".repeat(s.rank() - 2) + "t";
+              }
+              if (a.integer("sparse_mode", 0) >= 2 || s.rank() < 2) {
+                yield "_".repeat(s.rank());
+              }
+              // (S1, S2), (B|1, S1, S2), (B|1, 1, S1, S2): split as the scores' rows.
+              String rows = s.dim(s.rank() - 2) == 1 ? "_" : "s";
+              yield switch (s.rank()) {
+                case 2 -> rows + "t";
+                case 3 -> batch + rows + "t";
+                default -> batch + "_".repeat(s.rank() - 3) + rows + "t";
+              };
+            }
+            // Per batch; pse_shift whole along heads and rows (each rank reads its part).
+            case "actual_seq_lengths", "actual_seq_lengths_kv" -> incre ? "_" : batch;
+            case "antiquant_scale", "antiquant_offset" ->
+                incre ? "_" + (s.rank() == 2 ? "n" : "n__") : "_".repeat(s.rank());
+            case "pse_shift" -> batch + "_".repeat(Math.max(0, s.rank() - 1));
+            default -> "_".repeat(s.rank());
+          });
+    }
+    return out;
+  }
+
+  /**
+   * PromptFlashAttention(query, key, value, [optional inputs]) -> attention_out: batch, heads and
+   * the query's sequence split (MindSpore's dev matrix (dp, sp, mp) for BSH, (dp, mp, sp) for
+   * BNSD); key and value split with the query's heads, their sequence whole.
+   */
+  public static ShardingRule promptFlashAttention() {
+    return ShardingRule.of(
+            (a, shapes) -> {
+              FlashAttention.Layout l = layout(a);
+              String[] t =
+                  l == FlashAttention.Layout.BSH
+                      ? new String[] {"bsn", "btn", "btn", "bsn"}
+                      : new String[] {"bnsd", "bntd", "bntd", "bnsd"};
+              List<String> in = new ArrayList<>(List.of(t[0], t[1], t[2]));
+              in.addAll(inferOptional(a, shapes, false));
+              String form = String.join(",", in) + "->" + t[3];
+              return EinsumSpec.parse(form)
+                  .unsplit(unsplit(form))
+                  .outputShapes(List.of(shapes.get(0)))
+                  .batch('b');
+            })
+        .checking(checkInfer("PromptFlashAttention"))
+        .localizing(AttentionRules::localizeInfer);
+  }
+
+  /**
+   * FusedInferAttentionScore(query, key, value, [optional inputs]) -> attention_out, softmax_lse
+   * (MindSpore's FusedInferAttentionScoreInfo): as PromptFlashAttention for prompts; a one-row
+   * query (the incremental branch) splits batch and heads. softmax_lse ({@code [B, N, S1, 1]} with
+   * softmax_lse_flag, else a placeholder {@code [1]}) splits as the scores' rows. The optional
+   * inputs split as their letters say whatever their strategies (MindSpore derives their tensor
+   * maps from the device matrix: a compressed mask stays whole, a mask's key dim too). The
+   * key/value sequence stays whole (MindSpore may split it in the incremental branch and combine
+   * the partial results by their softmax_lse; not here yet).
+   */
+  public static ShardingRule fusedInferAttentionScore() {
+    return inferRule("FusedInferAttentionScore", true);
+  }
+
+  /**
+   * IncreFlashAttention(query, key, value, [optional inputs]) -> attention_out (MindSpore's
+   * IncreFlashAttentionInfo): FusedInferAttentionScore's incremental branch, without softmax_lse.
+   */
+  public static ShardingRule increFlashAttention() {
+    return inferRule("IncreFlashAttention", false);
+  }
+
+  private static ShardingRule inferRule(String op, boolean lseOutput) {
+    ShardingRule rule =
+        ShardingRule.of(
+                (a, shapes) -> {
+                  FlashAttention.Layout l = layout(a);
+                  String[] t =
+                      switch (l) {
+                        case BSH -> new String[] {"bsn", "btn", "btn"};
+                        case BSND -> new String[] {"bsnd", "btnd", "btnd"};
+                        default -> new String[] {"bnsd", "bntd", "bntd"};
+                      };
+                  Shape q = shapes.get(0);
+                  boolean incremental = q.dim(l.seqDim()) == 1;
+                  List<String> in = new ArrayList<>(List.of(t[0], t[1], t[2]));
+                  in.addAll(inferOptional(a, shapes, incremental, !lseOutput));
+                  if (!lseOutput) {
+                    String form = String.join(",", in) + "->" + t[0];
+                    return EinsumSpec.parse(form)
+                        .unsplit(unsplit(form))
+                        .outputShapes(List.of(q))
+                        .batch('b');
+                  }
+                  boolean lse = a.bool("softmax_lse_flag", false);
+                  String form = String.join(",", in) + "->" + t[0] + "," + (lse ? "bns_" : "_");
+                  int heads = a.integer("num_heads");
+                  Shape lseShape =
+                      lse ? Shape.of(q.dim(0), heads, q.dim(l.seqDim()), 1) : Shape.of(1);
+                  return EinsumSpec.parse(form)
+                      .unsplit(unsplit(form))
+                      .reduce("bsn", PartialOp.NONE)
+                      .outputShapes(List.of(q, lseShape))
+                      .batch('b');
+                })
+            .checking(checkInfer(op))
+            .localizing(AttentionRules::localizeInfer);
+    // FusedInferAttentionScoreInfo derives its optional inputs' layouts; IncreFlashAttentionInfo
+    // checks their strategies.
+    return lseOutput ? rule.deriving(ShardingRule.Deriver.following(3)) : rule;
+  }
+
+  /** MindSpore's check: the head split divides num_heads and num_key_value_heads. */
+  private static ShardingRule.Checker checkInfer(String op) {
+    return (a, spec, strategy, shapes, devices) -> {
+      FlashAttention.Layout l = layout(a);
+      int mp = strategy.get(0).get(l.headDim());
+      int heads = a.integer("num_heads");
+      int kvHeads = a.integer("num_key_value_heads", 0);
+      if (heads % mp != 0 || kvHeads % mp != 0) {
+        return "For '"
+            + op
+            + "', 'head_num' and 'kv_head_num' must be divisible by mp, but got 'head_num': "
+            + heads
+            + ", 'kv_head_num': "
+            + kvHeads
+            + ", mp: "
+            + mp;
+      }
+      return null;
+    };
+  }
+
+  /** A rank's heads, and the place of its heads and query rows in the whole call. */
+  private static Attrs localizeInfer(Attrs a, OpSharding s, int rank) {
+    FlashAttention.Layout l = layout(a);
+    TensorLayout q = s.inputLayouts().get(0);
+    int mp = q.splitCount(l.headDim());
+    int heads = a.integer("num_heads");
+    int begin = q.sliceRanges(rank).get(l.headDim()).begin();
+    int headOffset = l.merged() ? begin / (q.shape().dim(l.headDim()) / heads) : begin;
+    return a.with("num_heads", heads / mp)
+        .with("num_key_value_heads", a.integer("num_key_value_heads", 0) / mp)
+        .with("head_offset", headOffset)
+        .with("batch_offset", q.sliceRanges(rank).get(l.batchDim()).begin())
+        .with("q_offset", q.sliceRanges(rank).get(l.seqDim()).begin())
+        .with("q_whole", q.shape().dim(l.seqDim()));
   }
 }

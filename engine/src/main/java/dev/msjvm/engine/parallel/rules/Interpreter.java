@@ -38,6 +38,7 @@ final class Interpreter {
       strategy = defaultStrategy(spec, inShapes, n);
     }
     StrategyChecks.checkStrategyByVector(op, strategy, stShapes, n);
+    strategy = rule.deriver().strategy(spec, strategy);
     String problem = rule.check().problem(attrs, spec, strategy, stShapes, n);
     if (problem != null) {
       throw new ShardingException(op, problem);

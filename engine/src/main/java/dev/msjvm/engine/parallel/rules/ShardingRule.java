@@ -33,7 +33,8 @@ public record ShardingRule(
     AttrLocalizer localizer,
     OutChecker outCheck,
     Lowerer lowerer,
-    java.util.function.Predicate<List<List<Integer>>> offered) {
+    java.util.function.Predicate<List<List<Integer>>> offered,
+    Deriver deriver) {
 
   /** The op's spec for one call. */
   @FunctionalInterface
@@ -96,7 +97,45 @@ public record ShardingRule(
     Lowerer NONE = (attrs, sharding, rank) -> NodeSharding.Lowering.NONE;
   }
 
+  /**
+   * The strategy the op runs with, from the one given (after the generic checks): ops whose
+   * optional inputs' layouts MindSpore derives from the device matrix, whatever their strategies
+   * say (FusedInferAttentionScore's).
+   */
+  @FunctionalInterface
+  public interface Deriver {
+    List<List<Integer>> strategy(EinsumSpec spec, List<List<Integer>> given);
+
+    Deriver GIVEN = (spec, given) -> given;
+
+    /**
+     * The strategies of the inputs from {@code leading} on follow their letters' splits in the
+     * first {@code leading} inputs (a letter they lack, or {@code _}: whole).
+     */
+    static Deriver following(int leading) {
+      return (spec, given) -> {
+        java.util.Map<Character, Integer> split = new java.util.HashMap<>();
+        for (int i = 0; i < leading && i < given.size(); i++) {
+          String letters = spec.inputs().get(i);
+          for (int d = 0; d < letters.length(); d++) {
+            split.putIfAbsent(letters.charAt(d), given.get(i).get(d));
+          }
+        }
+        List<List<Integer>> out = new java.util.ArrayList<>(given.subList(0, leading));
+        for (int i = leading; i < given.size(); i++) {
+          List<Integer> sub = new java.util.ArrayList<>();
+          for (char c : spec.inputs().get(i).toCharArray()) {
+            sub.add(c == EinsumSpec.FRESH ? 1 : split.getOrDefault(c, 1));
+          }
+          out.add(List.copyOf(sub));
+        }
+        return List.copyOf(out);
+      };
+    }
+  }
+
   public ShardingRule {
+    java.util.Objects.requireNonNull(deriver);
     java.util.Objects.requireNonNull(spec);
     java.util.Objects.requireNonNull(check);
     java.util.Objects.requireNonNull(localizer);
@@ -114,30 +153,36 @@ public record ShardingRule(
         AttrLocalizer.SAME,
         OutStrategy::check,
         Lowerer.NONE,
-        strategy -> true);
+        strategy -> true,
+        Deriver.GIVEN);
   }
 
   /** This rule, as operator {@code op}'s. */
   public ShardingRule named(String op) {
-    return new ShardingRule(op, spec, check, localizer, outCheck, lowerer, offered);
+    return new ShardingRule(op, spec, check, localizer, outCheck, lowerer, offered, deriver);
   }
 
   public ShardingRule checking(Checker checker) {
-    return new ShardingRule(name, spec, checker, localizer, outCheck, lowerer, offered);
+    return new ShardingRule(name, spec, checker, localizer, outCheck, lowerer, offered, deriver);
+  }
+
+  /** This rule running with the strategies {@code d} derives from the given ones. */
+  public ShardingRule deriving(Deriver d) {
+    return new ShardingRule(name, spec, check, localizer, outCheck, lowerer, offered, d);
   }
 
   public ShardingRule localizing(AttrLocalizer local) {
-    return new ShardingRule(name, spec, check, local, outCheck, lowerer, offered);
+    return new ShardingRule(name, spec, check, local, outCheck, lowerer, offered, deriver);
   }
 
   /** This rule with its own out_strategy check (Gather's). */
   public ShardingRule checkingOut(OutChecker checker) {
-    return new ShardingRule(name, spec, check, localizer, checker, lowerer, offered);
+    return new ShardingRule(name, spec, check, localizer, checker, lowerer, offered, deriver);
   }
 
   /** This rule with neighbour exchanges around the kernel. */
   public ShardingRule lowering(Lowerer ex) {
-    return new ShardingRule(name, spec, check, localizer, outCheck, ex, offered);
+    return new ShardingRule(name, spec, check, localizer, outCheck, ex, offered, deriver);
   }
 
   /**
@@ -146,7 +191,7 @@ public record ShardingRule(
    * sharding propagation alone, and the cost model does not price a halo exchange.
    */
   public ShardingRule offering(java.util.function.Predicate<List<List<Integer>>> filter) {
-    return new ShardingRule(name, spec, check, localizer, outCheck, lowerer, filter);
+    return new ShardingRule(name, spec, check, localizer, outCheck, lowerer, filter, deriver);
   }
 
   /**

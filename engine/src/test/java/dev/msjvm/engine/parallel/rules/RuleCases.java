@@ -689,6 +689,10 @@ final class RuleCases {
    * rank-4 inputs are left to the equivalence case flash_attention_r8 (every strategy of five
    * rank-4 tensors is more than this validator can enumerate).
    */
+  private static Tensor half(Gen g, int... shape) {
+    return g.f(shape).astype(DType.FLOAT16);
+  }
+
   private static List<Case> attentionCases(Gen g) {
     List<Case> c = new ArrayList<>();
     for (int kvHeads : new int[] {4, 2, 1}) {
@@ -720,6 +724,61 @@ final class RuleCases {
             "FlashAttentionScoreGrad",
             Attrs.of("head_num", 2, "input_layout", "BSH", "sparse_mode", 3, "next_tokens", 0),
             List.of(g.f(2, 8, 4), g.f(2, 8, 2), g.f(2, 8, 2), g.f(2, 8, 4))));
+    // The inference attention ops (float16), with per-batch lengths (rank 1: the validator can
+    // enumerate them); their rank-4 masks and pse_shift are left to infer_attention_r8.
+    Tensor lens = Tensor.of(DType.INT64, Shape.of(4), List.of(8L, 5L, 7L, 3L));
+    c.add(
+        new Case(
+            "PromptFlashAttention BSH grouped heads, query and key lengths",
+            "PromptFlashAttention",
+            Attrs.of(
+                "num_heads",
+                4,
+                "num_key_value_heads",
+                2,
+                "input_layout",
+                "BSH",
+                "scale_value",
+                0.5,
+                "pre_tokens",
+                Integer.MAX_VALUE,
+                "next_tokens",
+                0,
+                "sparse_mode",
+                0,
+                "present",
+                "actual_seq_lengths,actual_seq_lengths_kv"),
+            List.of(half(g, 4, 8, 8), half(g, 4, 8, 4), half(g, 4, 8, 4), lens, lens)));
+    c.add(
+        new Case(
+            "FusedInferAttentionScore BNSD one query row with softmax_lse",
+            "FusedInferAttentionScore",
+            Attrs.of(
+                "num_heads",
+                4,
+                "input_layout",
+                "BNSD",
+                "scale_value",
+                0.5,
+                "softmax_lse_flag",
+                true,
+                "present",
+                "actual_seq_lengths_kv"),
+            List.of(half(g, 4, 4, 1, 2), half(g, 4, 4, 8, 2), half(g, 4, 4, 8, 2), lens)));
+    c.add(
+        new Case(
+            "IncreFlashAttention BSH, key lengths kept whole",
+            "IncreFlashAttention",
+            Attrs.of(
+                "num_heads",
+                4,
+                "input_layout",
+                "BSH",
+                "scale_value",
+                0.5,
+                "present",
+                "actual_seq_lengths_kv"),
+            List.of(half(g, 4, 1, 8), half(g, 4, 8, 8), half(g, 4, 8, 8), lens)));
     c.add(
         new Case(
             "DropoutGenMask",

@@ -12,7 +12,8 @@ __all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "aco
            "masked_fill", "prod", "addcmul", "prelu", "rms_norm", "triu", "tril", "fast_gelu", "tensor_scatter_update", "tensor_scatter_add",
            "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div", "tensor_scatter_max", "tensor_scatter_min",
            "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub", "dtype", "gather_elements", "gather_d",
-           "flash_attention_score"]
+           "flash_attention_score", "prompt_flash_attention", "incre_flash_attention",
+           "fused_infer_attention_score"]
 
 
 def tan(input):
@@ -278,3 +279,51 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
                              input_layout, sparse_mode)
     return op(query, key, value, real_shift, drop_mask, padding_mask, attn_mask, prefix, actual_seq_qlen,
               actual_seq_kvlen)[3]
+
+
+def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
+                           pse_shift=None, deq_scale1=None, quant_scale1=None, deq_scale2=None, quant_scale2=None,
+                           quant_offset2=None, num_heads=1, scale_value=1.0, pre_tokens=2147483647, next_tokens=0,
+                           input_layout='BSH', num_key_value_heads=0, sparse_mode=0, inner_precise=1):
+    """PromptFlashAttention's attention_out (full inference)."""
+    from mindspore.ops.operations._attention_ops import PromptFlashAttention  # pylint: disable=import-outside-toplevel
+    op = PromptFlashAttention(num_heads, scale_value, pre_tokens, next_tokens, input_layout, num_key_value_heads,
+                              sparse_mode, inner_precise)
+    return op(query, key, value, attn_mask, actual_seq_lengths, actual_seq_lengths_kv, pse_shift, deq_scale1,
+              quant_scale1, deq_scale2, quant_scale2, quant_offset2)
+
+
+def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, pse_shift=None,
+                          dequant_scale1=None, quant_scale1=None, dequant_scale2=None, quant_scale2=None,
+                          quant_offset2=None, antiquant_scale=None, antiquant_offset=None, block_table=None,
+                          num_heads=1, input_layout='BSH', scale_value=1.0, num_key_value_heads=0,
+                          block_size=0, inner_precise=1, kv_padding_size=None):
+    """IncreFlashAttention's attention_out (incremental inference)."""
+    from mindspore.ops.operations._attention_ops import IncreFlashAttention  # pylint: disable=import-outside-toplevel
+    op = IncreFlashAttention(num_heads, input_layout, scale_value, num_key_value_heads, block_size, inner_precise)
+    return op(query, key, value, attn_mask, actual_seq_lengths, pse_shift, dequant_scale1, quant_scale1,
+              dequant_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset, block_table,
+              kv_padding_size)
+
+
+def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask=None, actual_seq_lengths=None,
+                                actual_seq_lengths_kv=None, dequant_scale1=None, quant_scale1=None,
+                                dequant_scale2=None, quant_scale2=None, quant_offset2=None, antiquant_scale=None,
+                                antiquant_offset=None, key_antiquant_scale=None, key_antiquant_offset=None,
+                                value_antiquant_scale=None, value_antiquant_offset=None, block_table=None,
+                                query_padding_size=None, kv_padding_size=None, key_shared_prefix=None,
+                                value_shared_prefix=None, actual_shared_prefix_len=None, num_heads=1, scale=1.0,
+                                pre_tokens=2147483647, next_tokens=2147483647, input_layout='BSH',
+                                num_key_value_heads=0, sparse_mode=0, inner_precise=1, block_size=0,
+                                antiquant_mode=0, key_antiquant_mode=0, value_antiquant_mode=0,
+                                softmax_lse_flag=False):
+    """FusedInferAttentionScore's (attention_out, softmax_lse)."""
+    from mindspore.ops.operations._attention_ops import FusedInferAttentionScore  # pylint: disable=import-outside-toplevel
+    op = FusedInferAttentionScore(num_heads, scale, pre_tokens, next_tokens, input_layout, num_key_value_heads,
+                                  sparse_mode, inner_precise, block_size, antiquant_mode, softmax_lse_flag,
+                                  key_antiquant_mode, value_antiquant_mode)
+    return op(query, key, value, pse_shift, atten_mask, actual_seq_lengths, actual_seq_lengths_kv, dequant_scale1,
+              quant_scale1, dequant_scale2, quant_scale2, quant_offset2, antiquant_scale, antiquant_offset,
+              block_table, query_padding_size, kv_padding_size, key_antiquant_scale, key_antiquant_offset,
+              value_antiquant_scale, value_antiquant_offset, key_shared_prefix, value_shared_prefix,
+              actual_shared_prefix_len)
