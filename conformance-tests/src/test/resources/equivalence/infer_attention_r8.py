@@ -6,9 +6,10 @@
 # pre/next band, per-batch query and key lengths and a (B, N, S, S) pse_shift (whole along heads and
 # rows: each rank reads its part); PromptFlashAttention in BNSD with grouped key/value heads, the
 # right-down causal mode aligned at each batch's lengths; FusedInferAttentionScore in BSND (left-up
-# causal) and on one new token per sequence (BSH, a (B, KV_S) mask, key lengths), both with
-# softmax_lse; IncreFlashAttention with one length list kept whole (strategy (1,)). Every output
-# (reduced against a fixed target) must equal the stand-alone run.
+# causal) and on one new token per sequence (BSH, a (B, KV_S) mask, key lengths; once more with the
+# key/value sequence split over sp, which runs gathered), all with softmax_lse; IncreFlashAttention
+# with one length list kept whole (strategy (1,)). Every output (reduced against a fixed target) must
+# equal the stand-alone run.
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, Parameter, Tensor
@@ -58,6 +59,8 @@ class Net(nn.Cell):
         self.compressed3 = Tensor(np.triu(np.ones((1, 2048, 2048), np.bool_), 1))
         self.step = FusedInferAttentionScore(N, scale_value=0.6, input_layout="BSH", softmax_lse_flag=True)
         self.step.shard(((dp, 1, mp), ((dp, 1, mp),), ((dp, 1, mp),), (dp, 1), (dp,)))
+        self.step_sp = FusedInferAttentionScore(N, scale_value=0.6, input_layout="BSH", softmax_lse_flag=True)
+        self.step_sp.shard(((dp, 1, mp), ((dp, sp, mp),), ((dp, sp, mp),), (dp, sp), (dp,)))
         self.step_mask = Tensor(np.array([[(b * 3 + j) % 5 == 0 for j in range(S)] for b in range(B)], np.bool_))
         self.ifa = IncreFlashAttention(N, input_layout="BNSD", scale_value=0.5)
         self.ifa.shard(((dp, mp, 1, 1), (dp, mp, 1, 1), (dp, mp, 1, 1), (dp, 1, 1, 1), (1,)))
@@ -82,12 +85,13 @@ class Net(nn.Cell):
                           [self.reshape(v, (B, S, N, D))], None, self.compressed3)
         q1 = self.half(self.reshape(x1, (B, E)), self.wq, (B, 1, H))
         s1, lse1 = self.step(q1, [k], [v], None, self.step_mask, None, (8, 5, 6, 7))
+        s2, lse2 = self.step_sp(q1 * 0.5, [k], [v], None, self.step_mask, None, (7, 8, 4, 6))
         q14 = self.reshape(q1, (B, N, 1, D))
         k4 = self.transpose(self.reshape(k, (B, S, N, D)), (0, 2, 1, 3))
         v4 = self.transpose(self.reshape(v, (B, S, N, D)), (0, 2, 1, 3))
         i = self.ifa(q14, [k4], [v4], self.reshape(self.step_mask, (B, 1, 1, S)), self.kv_lens)
         return (self.score(a, 1), self.score(g, 2), self.score(f, 3), self.mean(lse), self.score(s1, 4),
-                self.mean(lse1), self.score(i, 5))
+                self.mean(lse1), self.score(s2, 6), self.mean(lse2), self.score(i, 5))
 
 
 def run(dp, sp, mp):
@@ -98,7 +102,8 @@ def run(dp, sp, mp):
 
 
 NAMES = ("PromptFlashAttention BSH", "PromptFlashAttention BNSD GQA", "FusedInferAttentionScore BSND",
-         "its softmax_lse", "FusedInferAttentionScore one row", "its softmax_lse", "IncreFlashAttention")
+         "its softmax_lse", "FusedInferAttentionScore one row", "its softmax_lse",
+         "FusedInferAttentionScore one row, key/value sequence split", "its softmax_lse", "IncreFlashAttention")
 ms.set_auto_parallel_context(parallel_mode="stand_alone")
 ref = run(1, 1, 1)
 ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")

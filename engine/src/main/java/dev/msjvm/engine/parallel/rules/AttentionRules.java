@@ -343,8 +343,8 @@ public final class AttentionRules {
    * softmax_lse_flag, else a placeholder {@code [1]}) splits as the scores' rows. The optional
    * inputs split as their letters say whatever their strategies (MindSpore derives their tensor
    * maps from the device matrix: a compressed mask stays whole, a mask's key dim too). The
-   * key/value sequence stays whole (MindSpore may split it in the incremental branch and combine
-   * the partial results by their softmax_lse; not here yet).
+   * key/value sequence stays whole: a strategy splitting it (MindSpore's incremental branch then
+   * combines the blocks' partial results by their softmax_lse) runs with it gathered.
    */
   public static ShardingRule fusedInferAttentionScore() {
     return inferRule("FusedInferAttentionScore", true);
@@ -395,7 +395,28 @@ public final class AttentionRules {
             .localizing(AttentionRules::localizeInfer);
     // FusedInferAttentionScoreInfo derives its optional inputs' layouts; IncreFlashAttentionInfo
     // checks their strategies.
-    return lseOutput ? rule.deriving(ShardingRule.Deriver.following(3)) : rule;
+    return lseOutput ? rule.deriving(AttentionRules::fusedStrategy) : rule;
+  }
+
+  /**
+   * FusedInferAttentionScore's strategy: the optional inputs' follow the query's, key, and value's
+   * letters; a key/value sequence split (MindSpore's incremental branch combines the partial
+   * attentions of the blocks by their softmax_lse) is run with the sequence gathered whole, which
+   * gives the same result without the memory saving.
+   */
+  private static List<List<Integer>> fusedStrategy(EinsumSpec spec, List<List<Integer>> given) {
+    List<List<Integer>> out = new ArrayList<>(given);
+    for (int i = 1; i < 3 && i < out.size(); i++) {
+      List<Integer> sub = new ArrayList<>(out.get(i));
+      String letters = spec.inputs().get(i);
+      for (int d = 0; d < letters.length(); d++) {
+        if (letters.charAt(d) == 't') {
+          sub.set(d, 1);
+        }
+      }
+      out.set(i, List.copyOf(sub));
+    }
+    return ShardingRule.Deriver.following(3).strategy(spec, out);
   }
 
   /** MindSpore's check: the head split divides num_heads and num_key_value_heads. */
