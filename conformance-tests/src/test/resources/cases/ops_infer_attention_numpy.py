@@ -6,12 +6,14 @@
 # BNSD_BSND layouts, grouped key/value heads, bool/uint8/float16 masks with sparse modes 0 (a masked
 # call's pre/next band; without a mask the band is ignored, so PromptFlashAttention's default
 # next_tokens=0 is not causal), 1, 2, 3, 4; softmax_lse; the incremental branch (one query row per
-# sequence) with (B, KV_S) masks; key/value lists; the functional forms; GRAPH_MODE; MindSpore's errors.
+# sequence) with (B, KV_S) masks; key/value lists; the functional forms; GRAPH_MODE; PagedAttention and
+# PagedAttentionMask over a block-wise key/value cache (grouped heads, per-token block tables and
+# context lengths); MindSpore's errors.
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, Tensor
 from mindspore.ops.operations.nn_ops import PromptFlashAttention, IncreFlashAttention
-from mindspore.ops.auto_generate import FusedInferAttentionScore
+from mindspore.ops.auto_generate import FusedInferAttentionScore, PagedAttention, PagedAttentionMask
 
 rng = np.random.default_rng(11)
 INT_MAX = 2147483647
@@ -171,6 +173,27 @@ out, lse = ops.fused_infer_attention_score(Tensor(q1), [Tensor(k)], [Tensor(v)],
 print("ops.fused_infer_attention_score:", close(out.asnumpy(), want), lse.shape)
 
 
+# PagedAttention: position p of token t is slot p % block_size of block block_tables[t, p // block_size].
+T, KVN, BS, NB = 3, 2, 4, 6
+qp = f16(T, 1, N * D)
+kc, vc = f16(NB, BS, KVN, D), f16(NB, BS, KVN, D)
+tables = np.array([[5, 0, 2], [1, 3, 4], [2, 2, 2]], np.int32)
+ctx = np.array([9, 4, 12], np.int32)
+want = np.zeros((T, N, D))
+for t in range(T):
+    ks = np.array([kc[tables[t, p // BS], p % BS] for p in range(ctx[t])], np.float64)
+    vs = np.array([vc[tables[t, p // BS], p % BS] for p in range(ctx[t])], np.float64)
+    for n in range(N):
+        s = 0.3 * ks[:, n // (N // KVN)] @ qp[t, 0].reshape(N, D)[n].astype(np.float64)
+        e = np.exp(s - s.max())
+        want[t, n] = e / e.sum() @ vs[:, n // (N // KVN)]
+out = PagedAttention(N, 0.3, KVN)(Tensor(qp), Tensor(kc), Tensor(vc), Tensor(tables), Tensor(ctx))
+print("PagedAttention (tokens, 1, hidden), grouped heads", out.shape, out.dtype, "== formula within 2e-3:",
+      close(out.asnumpy().reshape(T, N, D), want))
+out = PagedAttentionMask(N, 0.3, KVN)(Tensor(qp.reshape(T, N, D)), Tensor(kc), Tensor(vc), Tensor(tables), Tensor(ctx))
+print("PagedAttentionMask (tokens, heads, head_dim)", out.shape, "== formula within 2e-3:", close(out.asnumpy(), want))
+
+
 class Prompt(nn.Cell):
     def __init__(self):
         super().__init__()
@@ -216,3 +239,7 @@ error("int8 output (quant_scale2)", lambda: PromptFlashAttention(num_heads=N, in
 error("IncreFlashAttention query rows", lambda: ifa(qt, [kt], [vt]))
 error("IncreFlashAttention two key tensors", lambda: ifa(Tensor(q1), [kt, kt], [vt]))
 error("FusedInferAttentionScore layout", lambda: FusedInferAttentionScore(num_heads=N, input_layout="SBH"))
+error("PagedAttention block outside the cache", lambda: PagedAttention(N, 0.3, KVN)(
+    Tensor(qp), Tensor(kc), Tensor(vc), Tensor(tables + 1), Tensor(ctx)))
+error("PagedAttention alibi_mask", lambda: PagedAttention(N, 0.3, KVN)(
+    Tensor(qp), Tensor(kc), Tensor(vc), Tensor(tables), Tensor(ctx), alibi_mask=Tensor(np.zeros((T, 12), np.float16))))

@@ -8,15 +8,16 @@
 # right-down causal mode aligned at each batch's lengths; FusedInferAttentionScore in BSND (left-up
 # causal) and on one new token per sequence (BSH, a (B, KV_S) mask, key lengths; once more with the
 # key/value sequence split over sp, which runs gathered), all with softmax_lse; IncreFlashAttention
-# with one length list kept whole (strategy (1,)). Every output (reduced against a fixed target) must
-# equal the stand-alone run.
+# with one length list kept whole (strategy (1,)); PagedAttention over a block-wise cache (batch and
+# heads split, the cache's blocks whole, context_lens whole). Every output (reduced against a fixed
+# target) must equal the stand-alone run.
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, Parameter, Tensor
 from mindspore.communication import init, get_rank
 from mindspore.ops import operations as P
 from mindspore.ops.operations.nn_ops import PromptFlashAttention, IncreFlashAttention
-from mindspore.ops.auto_generate import FusedInferAttentionScore
+from mindspore.ops.auto_generate import FusedInferAttentionScore, PagedAttention
 from _equiv import losses_match
 
 ms.set_context(mode=ms.GRAPH_MODE)
@@ -64,6 +65,13 @@ class Net(nn.Cell):
         self.step_mask = Tensor(np.array([[(b * 3 + j) % 5 == 0 for j in range(S)] for b in range(B)], np.bool_))
         self.ifa = IncreFlashAttention(N, input_layout="BNSD", scale_value=0.5)
         self.ifa.shard(((dp, mp, 1, 1), (dp, mp, 1, 1), (dp, mp, 1, 1), (dp, 1, 1, 1), (1,)))
+        # A paged cache: 6 blocks of 4 slots, 2 key/value heads; one query token per batch row.
+        self.key_cache = Parameter(Tensor(table((6, 4, 2, D), 9).astype(np.float16)), name="key_cache")
+        self.value_cache = Parameter(Tensor(table((6, 4, 2, D), 10).astype(np.float16)), name="value_cache")
+        self.tables = Tensor(np.array([[5, 0, 2], [1, 3, 4], [2, 2, 2], [4, 1, 0]], np.int32))
+        self.context = Tensor(np.array([9, 4, 12, 7], np.int32))
+        self.paged = PagedAttention(N, 0.5, 2)
+        self.paged.shard(((dp, 1, mp), (1, 1, mp, 1), (1, 1, mp, 1), (dp, 1), (1,)))
         self.mean = ops.ReduceMean()
 
     def half(self, x, w, shape):
@@ -90,7 +98,8 @@ class Net(nn.Cell):
         k4 = self.transpose(self.reshape(k, (B, S, N, D)), (0, 2, 1, 3))
         v4 = self.transpose(self.reshape(v, (B, S, N, D)), (0, 2, 1, 3))
         i = self.ifa(q14, [k4], [v4], self.reshape(self.step_mask, (B, 1, 1, S)), self.kv_lens)
-        return (self.score(a, 1), self.score(g, 2), self.score(f, 3), self.mean(lse), self.score(s1, 4),
+        p = self.paged(q1, self.key_cache, self.value_cache, self.tables, self.context)
+        return (self.score(p, 7), self.score(a, 1), self.score(g, 2), self.score(f, 3), self.mean(lse), self.score(s1, 4),
                 self.mean(lse1), self.score(s2, 6), self.mean(lse2), self.score(i, 5))
 
 
@@ -101,7 +110,7 @@ def run(dp, sp, mp):
     return [t.item() for t in net(x, x1)]
 
 
-NAMES = ("PromptFlashAttention BSH", "PromptFlashAttention BNSD GQA", "FusedInferAttentionScore BSND",
+NAMES = ("PagedAttention", "PromptFlashAttention BSH", "PromptFlashAttention BNSD GQA", "FusedInferAttentionScore BSND",
          "its softmax_lse", "FusedInferAttentionScore one row", "its softmax_lse",
          "FusedInferAttentionScore one row, key/value sequence split", "its softmax_lse", "IncreFlashAttention")
 ms.set_auto_parallel_context(parallel_mode="stand_alone")

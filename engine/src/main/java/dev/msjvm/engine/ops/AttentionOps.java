@@ -10,6 +10,7 @@ import dev.msjvm.engine.parallel.rules.EinsumSpec;
 import dev.msjvm.engine.parallel.rules.ShardingRule;
 import dev.msjvm.engine.tensor.FlashAttention;
 import dev.msjvm.engine.tensor.InferAttention;
+import dev.msjvm.engine.tensor.PagedAttention;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +95,15 @@ final class AttentionOps {
         .shards(rule);
   }
 
+  private static PagedAttention.Options paged(String op, Attrs a) {
+    return new PagedAttention.Options(
+        op,
+        a.integer("head_num"),
+        a.has("scale_value") ? a.real("scale_value") : 1.0,
+        a.integer("kv_head_num", 0),
+        a.integer("batch_offset", 0));
+  }
+
   static List<OpDef> defs() {
     List<OpDef> defs = new ArrayList<>();
     defs.add(
@@ -165,6 +175,26 @@ final class AttentionOps {
             "IncreFlashAttention",
             (o, in, a) -> List.of(InferAttention.increType(o, in)),
             AttentionRules.increFlashAttention()));
+    // PagedAttention / PagedAttentionMask(query, key_cache, value_cache, block_tables,
+    // context_lens, [optional inputs, attribute present]).
+    for (String op : List.of("PagedAttention", "PagedAttentionMask")) {
+      defs.add(
+          OpDef.of(
+                  op,
+                  c -> {
+                    List<Tensor> in = inputs(c);
+                    PagedAttention.Options o = paged(op, c.attrs());
+                    PagedAttention.type(o, in.stream().map(Tensor::type).toList());
+                    return one(PagedAttention.forward(o, in, AttentionRules.passed(c.attrs())));
+                  },
+                  GradRule.UNDEFINED)
+              .infers(Infer.one((a, in) -> PagedAttention.type(paged(op, a), in)))
+              .role(CostRole.GENERAL)
+              .shards(
+                  op.equals("PagedAttention")
+                      ? AttentionRules.pagedAttention()
+                      : AttentionRules.pagedAttentionMask()));
+    }
     // DropoutGenMask(keep_prob) (attribute shape): the bits, ceil(count / 128) * 16 bytes; every
     // rank draws the same ones (the same seeded stream), so a split consumer reads its block.
     defs.add(

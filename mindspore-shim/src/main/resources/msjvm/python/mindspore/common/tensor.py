@@ -478,6 +478,11 @@ def _from_numpy(array, dtype):
     name = _NUMPY_TO_ENGINE.get(array.dtype.name)
     if name is None:
         raise TypeError(f"For 'Tensor', the numpy type {array.dtype} is not supported.")
+    target = dtype.engine_name.lower() if dtype is not None else None
+    if target in ("float16", "float32", "float64") and array.dtype.kind == "f" and name.lower() != target:
+        # float to float in numpy (the same rounding): no whole-size copy of the wider type in the engine
+        array = array.astype(target)
+        name = target.upper()
     data = np.ascontiguousarray(array)
     if data.dtype.byteorder == ">":
         data = data.astype(data.dtype.newbyteorder("<"))

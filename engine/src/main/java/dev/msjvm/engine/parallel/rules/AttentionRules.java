@@ -455,4 +455,68 @@ public final class AttentionRules {
         .with("q_offset", q.sliceRanges(rank).get(l.seqDim()).begin())
         .with("q_whole", q.shape().dim(l.seqDim()));
   }
+
+  // ---- PagedAttention, PagedAttentionMask (MindSpore's PagedAttentionInfo) ----
+
+  /**
+   * PagedAttention(query, key_cache, value_cache, block_tables, context_lens, [optional inputs]):
+   * batch and heads split (the query's hidden dim and the caches' heads alike); the caches' blocks
+   * and block size, block_tables' blocks and context_lens whole (a rank reads its tokens' lengths
+   * at its batch offset).
+   */
+  public static ShardingRule pagedAttention() {
+    return paged(false);
+  }
+
+  /**
+   * PagedAttentionMask (MindSpore's PagedAttentionMaskInfo): as PagedAttention, with context_lens
+   * split by the batch, and the last input (MindSpore's Info takes it by position) an alibi mask
+   * (batch, heads, seq_len, seq_len) split by batch and heads.
+   */
+  public static ShardingRule pagedAttentionMask() {
+    return paged(true);
+  }
+
+  private static ShardingRule paged(boolean maskOp) {
+    return ShardingRule.of(
+            (a, shapes) -> {
+              Shape q = shapes.get(0);
+              int heads = a.integer("head_num");
+              boolean perHead =
+                  q.dim(1) == heads
+                      && shapes.get(1).rank() == 4
+                      && q.dim(2) == shapes.get(1).dim(3);
+              String query = perHead ? "bn_" : "b_n";
+              String cache = shapes.get(1).rank() == 4 ? "__n_" : "__n";
+              List<String> in =
+                  new ArrayList<>(List.of(query, cache, cache, "b_", maskOp ? "b" : "_"));
+              List<String> names = passed(a);
+              for (int i = 0; i < names.size(); i++) {
+                Shape x = shapes.get(5 + i);
+                boolean alibi = maskOp && i == names.size() - 1 && x.rank() == 4;
+                in.add(
+                    switch (alibi ? "alibi_mask" : names.get(i)) {
+                      case "antiquant_scale", "antiquant_offset" ->
+                          x.rank() == 2 ? "_n" : "_".repeat(x.rank());
+                      case "alibi_mask" ->
+                          x.rank() == 4
+                              ? (x.dim(0) == 1 ? "_" : "b") + "n__"
+                              : "_".repeat(x.rank());
+                      default -> "_".repeat(x.rank());
+                    });
+              }
+              String form = String.join(",", in) + "->" + query;
+              return EinsumSpec.parse(form).outputShapes(List.of(q)).batch('b');
+            })
+        .localizing(
+            (a, s, rank) -> {
+              TensorLayout q = s.inputLayouts().get(0);
+              TensorLayout cache = s.inputLayouts().get(1);
+              int mp = cache.splitCount(2);
+              int kvHeads = a.integer("kv_head_num", 0);
+              return a.with("head_num", a.integer("head_num") / mp)
+                  .with("kv_head_num", kvHeads / mp)
+                  .with("batch_offset", q.sliceRanges(rank).get(0).begin());
+            });
+  }
 }

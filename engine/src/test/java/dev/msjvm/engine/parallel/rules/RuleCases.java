@@ -779,6 +779,20 @@ final class RuleCases {
                 "present",
                 "actual_seq_lengths_kv"),
             List.of(half(g, 4, 1, 8), half(g, 4, 8, 8), half(g, 4, 8, 8), lens)));
+    // PagedAttention: 4 tokens over a cache of 6 blocks of 2 slots, 2 key/value heads.
+    Tensor tables =
+        Tensor.of(
+            DType.INT32, Shape.of(4, 3), List.of(5L, 0L, 2L, 1L, 3L, 4L, 2L, 2L, 2L, 4L, 1L, 0L));
+    Tensor context = Tensor.of(DType.INT32, Shape.of(4), List.of(5L, 2L, 6L, 3L));
+    for (String op : List.of("PagedAttention", "PagedAttentionMask")) {
+      c.add(
+          new Case(
+              op + " grouped heads",
+              op,
+              Attrs.of("head_num", 4, "scale_value", 0.5, "kv_head_num", 2, "present", ""),
+              List.of(
+                  half(g, 4, 1, 8), half(g, 6, 2, 2, 2), half(g, 6, 2, 2, 2), tables, context)));
+    }
     c.add(
         new Case(
             "DropoutGenMask",

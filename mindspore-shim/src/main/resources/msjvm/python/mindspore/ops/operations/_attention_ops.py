@@ -1,6 +1,7 @@
 """FlashAttentionScore (MindSpore 2.10's fused attention, generated there from its op yaml),
 DropoutGenMask, which makes the dropout bits FlashAttentionScore reads when ``keep_prob < 1``, and the
-inference attention PromptFlashAttention, IncreFlashAttention and FusedInferAttentionScore.
+inference attention PromptFlashAttention, IncreFlashAttention, FusedInferAttentionScore and the
+paged-cache PagedAttention and PagedAttentionMask.
 
 The engine computes the attention exactly (``FlashAttention`` in the engine: no tiling, double
 precision inside, the query's type out), so it runs on the CPU here; MindSpore's kernel exists for
@@ -11,7 +12,7 @@ from mindspore.ops.primitive import Primitive
 from mindspore.ops.operations._nn_ops import _tensor_cls, _type_name
 
 __all__ = ["FlashAttentionScore", "DropoutGenMask", "PromptFlashAttention", "FusedInferAttentionScore",
-           "IncreFlashAttention"]
+           "IncreFlashAttention", "PagedAttention", "PagedAttentionMask"]
 
 _LAYOUTS = ("BSH", "BNSD", "SBH", "BSND", "TND")
 
@@ -353,3 +354,59 @@ class IncreFlashAttention(Primitive):
              quant_offset2, antiquant_scale, antiquant_offset, block_table, kv_padding_size),
             lengths=("actual_seq_lengths_kv",))
         return _run_listed(self, (query, key, value, *optional), present, ["present", present], False)
+
+
+class PagedAttention(Primitive):
+    """``attention_out = PagedAttention(head_num, scale_value, kv_head_num)(query, key_cache, value_cache,
+    block_tables, context_lens, ...)``: each query token's attention over its context, read from a
+    block-wise cache (position p of token t is slot ``p % block_size`` of block ``block_tables[t, p //
+    block_size]``), ``context_lens[t]`` positions long."""
+
+    _OPTIONAL = ("antiquant_scale", "antiquant_offset", "attn_mask", "q_seq_lens", "alibi_mask")
+
+    def __init__(self, head_num, scale_value, kv_head_num, kv_cache_quant_mode="DEFAULT", mask_mode="MASK_DEFAULT",
+                 mla_v_dim=0):
+        super().__init__(type(self).__name__)
+        _check_ints(self.name, head_num=head_num, kv_head_num=kv_head_num, mla_v_dim=mla_v_dim)
+        _check_float(self.name, "scale_value", scale_value)
+        if kv_cache_quant_mode not in ("DEFAULT", "PERTOKEN"):
+            raise ValueError(f"For '{self.name}', kv_cache_quant_mode must be DEFAULT or PERTOKEN, "
+                             f"but got {kv_cache_quant_mode}.")
+        if mask_mode not in ("MASK_DEFAULT", "TRAPEZOIDAL"):
+            raise ValueError(f"For '{self.name}', mask_mode must be MASK_DEFAULT or TRAPEZOIDAL, but got {mask_mode}.")
+        for name, value in (("head_num", head_num), ("scale_value", float(scale_value)), ("kv_head_num", kv_head_num),
+                            ("kv_cache_quant_mode", kv_cache_quant_mode), ("mask_mode", mask_mode),
+                            ("mla_v_dim", mla_v_dim)):
+            self.add_prim_attr(name, value)
+
+    def __call__(self, query, key_cache, value_cache=None, block_tables=None, context_lens=None, antiquant_scale=None,
+                 antiquant_offset=None, attn_mask=None, q_seq_lens=None, alibi_mask=None):
+        return self._paged(query, key_cache, value_cache, block_tables, context_lens,
+                           (antiquant_scale, antiquant_offset, attn_mask, q_seq_lens, alibi_mask))
+
+    def _paged(self, query, key_cache, value_cache, block_tables, context_lens, optional):
+        tensor = _tensor_cls()
+        for name, x in (("query", query), ("key_cache", key_cache), ("value_cache", value_cache),
+                        ("block_tables", block_tables), ("context_lens", context_lens)):
+            if not isinstance(x, tensor):
+                raise TypeError(f"For '{self.name}', the input '{name}' must be a Tensor, but got {_type_name(x)}.")
+        if self.attrs["mask_mode"] != "MASK_DEFAULT" or self.attrs["mla_v_dim"]:
+            raise NotImplementedError(f"{self.name} with mask_mode {self.attrs['mask_mode']} or mla_v_dim "
+                                      f"{self.attrs['mla_v_dim']} is not supported yet.")
+        rest, present = _infer_inputs(self.name, self._OPTIONAL, optional, lengths=())
+        return self._run_engine(query, key_cache, value_cache, block_tables, context_lens, *rest,
+                                extra=("present", present))
+
+
+class PagedAttentionMask(PagedAttention):
+    """PagedAttention with an alibi mask input (MindSpore's PagedAttentionMask)."""
+
+    _OPTIONAL = ("antiquant_scale", "antiquant_offset", "alibi_mask")
+
+    def __init__(self, head_num, scale_value, kv_head_num, kv_cache_quant_mode="DEFAULT"):
+        super().__init__(head_num, scale_value, kv_head_num, kv_cache_quant_mode)
+
+    def __call__(self, query, key_cache, value_cache, block_tables, context_lens, antiquant_scale=None,
+                 antiquant_offset=None, alibi_mask=None):
+        return self._paged(query, key_cache, value_cache, block_tables, context_lens,
+                           (antiquant_scale, antiquant_offset, alibi_mask))
