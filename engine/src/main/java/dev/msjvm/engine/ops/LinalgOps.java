@@ -2,7 +2,12 @@ package dev.msjvm.engine.ops;
 
 import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
+import dev.msjvm.engine.ir.AbstractTensor;
+import dev.msjvm.engine.ir.DType;
+import dev.msjvm.engine.ir.Shape;
+import dev.msjvm.engine.parallel.rules.EinsumSpec;
 import dev.msjvm.engine.parallel.rules.MatrixRules;
+import dev.msjvm.engine.parallel.rules.ShardingRule;
 import dev.msjvm.engine.tensor.Linalg;
 import dev.msjvm.engine.tensor.Tensor;
 import java.util.List;
@@ -11,7 +16,8 @@ import java.util.List;
  * Batched triangular linear algebra: MatrixTriangularSolve (attributes {@code lower}, {@code
  * adjoint}) and MatrixBandPart (attributes {@code lower}, {@code upper}), which shard over the
  * batch dimensions only (the matrices stay whole); Triu and Tril ({@code diagonal}), which split
- * every dimension, each block's diagonal shifted to its place.
+ * every dimension, each block's diagonal shifted to its place; TraceV2 (the sums of diagonals) and
+ * its gradient TraceV2Grad.
  */
 final class LinalgOps {
   private LinalgOps() {}
@@ -44,7 +50,84 @@ final class LinalgOps {
             .role(CostRole.GENERAL)
             .shards(MatrixRules.batchedMatrix()),
         triangle("Triu", true),
-        triangle("Tril", false));
+        triangle("Tril", false),
+        // TraceV2 (attributes offset, axis1, axis2, dtype): the sums of the offset diagonals.
+        OpDef.of(
+                "TraceV2",
+                c ->
+                    one(
+                        Linalg.traceV2(
+                            c.in(0),
+                            c.attrs().integer("offset", 0),
+                            c.attrs().integer("axis1", 1),
+                            c.attrs().integer("axis2", 0),
+                            traceType(c.attrs()))),
+                g ->
+                    one(
+                        g.op(
+                            "TraceV2Grad",
+                            g.attrs()
+                                .with("shape", g.in(0).shape().dims())
+                                .with("type", g.in(0).dtype().name()),
+                            g.dout(0))))
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        Linalg.traceV2Type(
+                            in.get(0), a.integer("axis1", 1), a.integer("axis2", 0), traceType(a))))
+            .role(CostRole.GENERAL)
+            .shards(traceRule(false)),
+        OpDef.of(
+                "TraceV2Grad",
+                c ->
+                    one(
+                        Linalg.traceV2Grad(
+                            c.in(0),
+                            c.attrs().ints("shape"),
+                            DType.valueOf(c.attrs().string("type")),
+                            c.attrs().integer("offset", 0),
+                            c.attrs().integer("axis1", 1),
+                            c.attrs().integer("axis2", 0))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) ->
+                        new AbstractTensor(
+                            new Shape(a.ints("shape")), DType.valueOf(a.string("type")))))
+            .role(CostRole.GENERAL)
+            .shards(traceRule(true)));
+  }
+
+  private static DType traceType(Attrs a) {
+    return a.has("dtype") && a.get("dtype") != null ? DType.valueOf(a.string("dtype")) : null;
+  }
+
+  /**
+   * TraceV2 (MindSpore's TraceV2Info) splits only the dims it keeps; the two traced dims stay
+   * whole. Its gradient (from the kept dims to the whole shape) splits the same dims.
+   */
+  private static ShardingRule traceRule(boolean grad) {
+    ShardingRule rule =
+        ShardingRule.of(
+            (a, shapes) -> {
+              List<Integer> whole = grad ? a.ints("shape") : shapes.get(0).dims();
+              int r = whole.size();
+              int a1 = Math.floorMod(a.integer("axis1", 1), r);
+              int a2 = Math.floorMod(a.integer("axis2", 0), r);
+              StringBuilder full = new StringBuilder();
+              StringBuilder kept = new StringBuilder();
+              for (int d = 0; d < r; d++) {
+                char c = (char) ('a' + d);
+                full.append(d == a1 || d == a2 ? '_' : c);
+                if (d != a1 && d != a2) {
+                  kept.append(c);
+                }
+              }
+              String form = grad ? kept + "->" + full : full + "->" + kept;
+              EinsumSpec spec = EinsumSpec.parse(form);
+              return grad ? spec.outputShapes(List.of(new Shape(whole))) : spec;
+            });
+    return grad ? rule.localizing(ShardingRule.outputShapeAttr("shape")) : rule;
   }
 
   /** Triu / Tril (attribute {@code diagonal}); the gradient keeps the same triangle of dout. */

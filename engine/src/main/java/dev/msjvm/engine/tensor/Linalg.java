@@ -4,6 +4,7 @@ import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.ir.AbstractTensor;
 import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
+import java.util.List;
 
 /**
  * Batched triangular matrices: MindSpore's {@code MatrixTriangularSolve} and {@code MatrixBandPart}
@@ -161,5 +162,120 @@ public final class Linalg {
           "For 'MatrixBandPart', the rank of 'x' must be at least 2, but got " + x.rank() + ".");
     }
     return x;
+  }
+
+  /** TraceV2's axes as non-negative dims, with MindSpore's checks; its output shape. */
+  private static int[] traceAxes(Shape x, long axis1, long axis2) {
+    int r = x.rank();
+    if (r < 2) {
+      throw MsException.runtimeError(
+          "For Primitive[Tracev2], the dim of input 'x' should greater or equal to 2, but got 'x' at "
+              + r
+              + "-dimention");
+    }
+    for (String name : List.of("axis1", "axis2")) {
+      long v = name.equals("axis1") ? axis1 : axis2;
+      if (v < -r || v >= r) {
+        throw MsException.valueError(
+            "For primitive[TraceV2], the "
+                + name
+                + " must be in range of ["
+                + -r
+                + ", "
+                + r
+                + "), but got "
+                + v
+                + ".");
+      }
+    }
+    int a1 = (int) (axis1 < 0 ? axis1 + r : axis1);
+    int a2 = (int) (axis2 < 0 ? axis2 + r : axis2);
+    if (a1 == a2) {
+      throw MsException.runtimeError(
+          "For Primitive[Tracev2], the value of 'axis1' and 'axis2' must be different, but got"
+              + " 'axis1': "
+              + a1
+              + " and 'axis2': "
+              + a2);
+    }
+    return new int[] {a1, a2};
+  }
+
+  /**
+   * TraceV2's type: the input's shape without axis1 and axis2; {@code dtype} when given, else the
+   * input's, small integers widened to int64 (MindSpore's infer).
+   */
+  public static AbstractTensor traceV2Type(AbstractTensor x, long axis1, long axis2, DType dtype) {
+    int[] a = traceAxes(x.shape(), axis1, axis2);
+    List<Integer> dims = new java.util.ArrayList<>();
+    for (int d = 0; d < x.shape().rank(); d++) {
+      if (d != a[0] && d != a[1]) {
+        dims.add(x.shape().dim(d));
+      }
+    }
+    DType out = dtype;
+    if (out == null) {
+      out =
+          switch (x.dtype()) {
+            case INT8, INT16, INT32, UINT8 -> DType.INT64;
+            default -> x.dtype();
+          };
+    }
+    return new AbstractTensor(new Shape(dims), out);
+  }
+
+  /** The output index of input element {@code i} on the diagonal {@code offset}, or -1. */
+  private static int traceIndex(Shape x, int[] axes, long offset, int i) {
+    int rest = 0;
+    int row = 0;
+    int col = 0;
+    int stride = x.size() > 0 ? (int) x.size() : 1;
+    for (int d = 0; d < x.rank(); d++) {
+      stride /= x.dim(d);
+      int c = i / stride % x.dim(d);
+      if (d == axes[0]) {
+        row = c;
+      } else if (d == axes[1]) {
+        col = c;
+      } else {
+        rest = rest * x.dim(d) + c;
+      }
+    }
+    return col - row == offset ? rest : -1;
+  }
+
+  /** TraceV2: the sums of the {@code offset} diagonals of the (axis1, axis2) planes. */
+  public static Tensor traceV2(Tensor x, long offset, long axis1, long axis2, DType dtype) {
+    AbstractTensor t = traceV2Type(x.type(), axis1, axis2, dtype);
+    int[] axes = traceAxes(x.shape(), axis1, axis2);
+    boolean real = x.dtype().isFloat() || t.dtype().isFloat();
+    double[] sums = new double[(int) t.shape().size()];
+    long[] ints = new long[sums.length];
+    for (int i = 0; i < x.size(); i++) {
+      int o = traceIndex(x.shape(), axes, offset, i);
+      if (o >= 0) {
+        if (real) {
+          sums[o] += x.getDouble(i);
+        } else {
+          ints[o] += x.getLong(i);
+        }
+      }
+    }
+    return Tensor.ofDoubles(t.dtype(), t.shape(), i -> real ? sums[i] : ints[i]);
+  }
+
+  /** TraceV2Grad: {@code dout} on the diagonals of a tensor of {@code shape}, zeros elsewhere. */
+  public static Tensor traceV2Grad(
+      Tensor dout, List<Integer> shape, DType type, long offset, long axis1, long axis2) {
+    Shape x = new Shape(shape);
+    int[] axes = traceAxes(x, axis1, axis2);
+    Tensor out = Tensor.zeros(type, x);
+    for (int i = 0; i < out.size(); i++) {
+      int o = traceIndex(x, axes, offset, i);
+      if (o >= 0) {
+        out.setDouble(i, dout.getDouble(o));
+      }
+    }
+    return out;
   }
 }

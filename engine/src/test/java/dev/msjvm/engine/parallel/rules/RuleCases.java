@@ -903,6 +903,29 @@ final class RuleCases {
                 List.of(g.f(2, 8, 8))));
       }
     }
+    // TraceV2 keeps dims 0 and 3 (splittable), sums the diagonal 1 of dims 1, 2; its gradient.
+    c.add(
+        new Case(
+            "TraceV2 offset=1 axes (1, 2)",
+            "TraceV2",
+            Attrs.of("offset", 1, "axis1", 1, "axis2", 2),
+            List.of(g.f(4, 3, 6, 2))));
+    c.add(
+        new Case(
+            "TraceV2Grad offset=-1 axes (-1, 0)",
+            "TraceV2Grad",
+            Attrs.of(
+                "offset",
+                -1,
+                "axis1",
+                -1,
+                "axis2",
+                0,
+                "shape",
+                List.of(5, 4, 6),
+                "type",
+                "FLOAT32"),
+            List.of(g.f(4))));
     for (String mode : List.of("Update", "Add", "Sub", "Mul", "Div", "Max", "Min")) {
       c.add(
           new Case(

@@ -24,7 +24,7 @@ __all__ = ["ACos", "Acosh", "ApproximateEqual", "ArgMaxWithValue", "ArgMinWithVa
            "RemainderTensorTensor", "RightShift", "Rint", "SeLU", "Sinh", "SoftShrink", "SquareSumAll",
            "SquaredDifference", "Tan", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "PReLU", "L2Normalize", "RmsNorm", "Triu", "Tril", "FastGeLU", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
            "TensorScatterMul", "TensorScatterDiv", "TensorScatterMax", "TensorScatterMin", "ScatterNdUpdate", "ScatterNdAdd",
-           "ScatterNdSub", "GatherD"]
+           "ScatterNdSub", "GatherD", "TraceV2"]
 
 
 class _OneTensor(Primitive):
@@ -535,3 +535,24 @@ class GatherD(Primitive):
             raise TypeError(f'Failed calling GatherD with "GatherD()(x={_ms_type_name(x)}, dim={_ms_type_name(dim)}, '
                             f'index={_ms_type_name(index)})".')
         return self._run_engine(x, index, extra=("dim", dim))
+
+
+class TraceV2(Primitive):
+    """``TraceV2()(input, offset=0, axis1=1, axis2=0, dtype=None)``: the sums of the diagonals ``offset``
+    (``input[..., i, i + offset]``, i along axis1) of the (axis1, axis2) planes; the other dims stay, in
+    order. Integer inputs narrower than int64 sum to int64 unless ``dtype`` says otherwise."""
+
+    def __init__(self):
+        super().__init__("TraceV2")
+
+    def __call__(self, input, offset=0, axis1=1, axis2=0, dtype=None):  # pylint: disable=redefined-builtin
+        tensor = _tensor_cls()
+        if not isinstance(input, tensor):
+            raise TypeError(f"For 'TraceV2', the input 'input' must be a Tensor, but got {_type_name(input)}.")
+        for name, value in (("offset", offset), ("axis1", axis1), ("axis2", axis2)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'TraceV2', the type of '{name}' should be int, but got {type(value).__name__}.")
+        extra = ("offset", offset, "axis1", axis1, "axis2", axis2)
+        if dtype is not None:
+            extra += ("dtype", dtype.engine_name)
+        return self._run_engine(input, extra=extra)
