@@ -24,7 +24,7 @@ import java.util.List;
  * elementary_function_info.cc and activation_info.cc operators its parallel tests build): Tan,
  * Sinh, Cosh, Atan, Atanh, Asin, ACos, Asinh, Acosh, Erfinv, Rint, Inv, the Bessel functions
  * BesselI0(e), BesselI1(e), BesselJ0, BesselJ1, Mish, SeLU, HSigmoid, HShrink ({@code lambd}),
- * SoftShrink ({@code lambd}), Elu ({@code alpha}), FastGeLU.
+ * SoftShrink ({@code lambd}), Elu ({@code alpha}), FastGeLU, SiLU.
  *
  * <p>Each row gives the types MindSpore 2.10's CPU kernels take (measured) with the refusal for the
  * others ({@link AcceptedTypes}), the double (and, where integers are taken, the integer) kernel,
@@ -254,23 +254,40 @@ final class ElementaryOps {
         (x, a, t) -> x > 0 ? x : a.real("alpha") * Math.expm1(x),
         null,
         g -> one(eluGrad(g, g.dout(0), g.out(0))));
-    // FastGeLU: x sigmoid(1.702 x); its gradient dout (s + 1.702 x s (1 - s)), s that sigmoid
-    unary(
+    // FastGeLU: x sigmoid(1.702 x); SiLU: x sigmoid(x)
+    sigmoidGated(
         defs,
         "FastGeLU",
+        1.702,
         AcceptedTypes.refusing(
             EnumSet.of(DType.FLOAT16, DType.FLOAT32),
-            "For 'FastGeLU', input[0] type should be float16 or float32. but got "),
-        (x, a, t) -> x / (1 + Math.exp(-1.702 * x)),
+            "For 'FastGeLU', input[0] type should be float16 or float32. but got "));
+    sigmoidGated(
+        defs,
+        "SiLU",
+        1.0,
+        new AcceptedTypes(
+            EnumSet.of(DType.FLOAT16, DType.FLOAT32, DType.FLOAT64),
+            "input",
+            "Tensor[BFloat16], Tensor[Float16], Tensor[Float32], Tensor[Float64]"));
+    return defs;
+  }
+
+  /** {@code x sigmoid(k x)}; its gradient dout (s + k x s (1 - s)), s that sigmoid. */
+  private static void sigmoidGated(List<OpDef> defs, String name, double k, AcceptedTypes types) {
+    unary(
+        defs,
+        name,
+        types,
+        (x, a, t) -> x / (1 + Math.exp(-k * x)),
         null,
         g -> {
           Tensor x = g.in(0);
-          Tensor s = g.op("Sigmoid", NONE, scalar(g, "Mul", x, 1.702));
-          Tensor slope =
-              mul(g, scalar(g, "Mul", x, 1.702), mul(g, s, scalar(g, "Sub", s, 1.0, true)));
+          Tensor kx = k == 1.0 ? x : scalar(g, "Mul", x, k);
+          Tensor s = g.op("Sigmoid", NONE, kx);
+          Tensor slope = mul(g, kx, mul(g, s, scalar(g, "Sub", s, 1.0, true)));
           return one(mul(g, g.dout(0), g.op("Add", NONE, s, slope)));
         });
-    return defs;
   }
 
   // ---- one-input operators -------------------------------------------------------------------

@@ -111,6 +111,7 @@ class ElementaryGradRulesTest {
         Arguments.of("SoftShrink", Attrs.of("lambd", 0.25), List.of(P)),
         Arguments.of("SquareSumAll", Attrs.EMPTY, List.of(A, random(30, -1, 1, 2, 3))),
         Arguments.of("FastGeLU", Attrs.EMPTY, List.of(A)),
+        Arguments.of("SiLU", Attrs.EMPTY, List.of(A)),
         Arguments.of("PReLU", Attrs.EMPTY, List.of(CUBE, random(31, 0.1, 0.5, 3))),
         Arguments.of("PReLU", Attrs.EMPTY, List.of(A, random(32, 0.1, 0.5, 1))),
         Arguments.of("RmsNorm", Attrs.of("epsilon", 1e-6), List.of(CUBE, random(33, 0.5, 2, 4))),

@@ -196,6 +196,16 @@ class Parameter(Tensor):
         other.comm_fusion = self.comm_fusion
         return other
 
+    def add_pipeline_stage(self, stage):
+        """Records a pipeline stage that uses this parameter (MindSpore's ``_pipeline_stage_list``; its
+        warning that the interface may go). The planner finds shared parameters from the graph, so the
+        list is informational here."""
+        from mindspore import log as logger  # pylint: disable=import-outside-toplevel
+        logger.warning("This interface may be deleted in the future.")
+        if isinstance(stage, bool) or not isinstance(stage, int) or stage < 0:
+            raise TypeError("`stage` must be a positive number of int type")
+        self.__dict__.setdefault("_pipeline_stage_list", []).append(stage)
+
     def __str__(self):
         return (f'Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, '
                 f'requires_grad={self.requires_grad})')

@@ -822,7 +822,8 @@ final class RuleCases {
             "Mish",
             "SeLU",
             "HSigmoid",
-            "FastGeLU")) {
+            "FastGeLU",
+            "SiLU")) {
       c.add(new Case(op, op, Attrs.EMPTY, List.of(g.floats(-3, 3, 8, 4))));
     }
     for (String op : List.of("Atanh", "Asin", "ACos", "Erfinv")) {

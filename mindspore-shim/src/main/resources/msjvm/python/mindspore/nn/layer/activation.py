@@ -2,7 +2,7 @@
 from mindspore.nn.cell import Cell
 from mindspore.ops import operations as P
 
-__all__ = ["ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "PReLU", "FastGelu", "get_activation"]
+__all__ = ["ReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "PReLU", "FastGelu", "SiLU", "get_activation"]
 
 
 class ReLU(Cell):
@@ -86,6 +86,18 @@ class FastGelu(Cell):
         return self.fast_gelu(x)
 
 
+class SiLU(Cell):
+    """``x * sigmoid(x)`` (MindSpore's nn.SiLU)."""
+
+    def __init__(self):
+        super().__init__()
+        from mindspore.ops.operations._inner_ops import SiLU as _SiLU  # pylint: disable=import-outside-toplevel
+        self.silu = _SiLU()
+
+    def construct(self, x):
+        return self.silu(x)
+
+
 class Sigmoid(Cell):
     """``1 / (1 + exp(-x))``."""
 
@@ -139,6 +151,7 @@ _ACTIVATIONS = {
     'logsoftmax': LogSoftmax,
     'fast_gelu': FastGelu,
     'prelu': PReLU,
+    'silu': SiLU,
 }
 
 

@@ -4,7 +4,7 @@ of its primitive (or, where MindSpore composes one, the same composition)."""
 # pylint: disable=redefined-builtin
 from mindspore.ops.operations import _elementary_ops as E
 
-__all__ = ["tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "acosh", "arctan", "arctanh", "arcsin",
+__all__ = ["silu", "tan", "sinh", "cosh", "atan", "atanh", "asin", "acos", "asinh", "acosh", "arctan", "arctanh", "arcsin",
            "arccos", "arcsinh", "arccosh", "erfinv", "inv", "bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e",
            "bessel_j0", "bessel_j1", "mish", "selu", "hardsigmoid", "hardshrink", "softshrink", "elu", "atan2",
            "arctan2", "truncate_div", "truncate_mod", "xdivy", "xlogy", "mul_no_nan", "nextafter", "logical_and",
@@ -215,6 +215,12 @@ def tril(input, diagonal=0):
 
 def fast_gelu(x):
     return E.FastGeLU()(x)
+
+
+def silu(input):  # pylint: disable=redefined-builtin
+    """``input * sigmoid(input)``."""
+    from mindspore.ops.operations._inner_ops import SiLU  # pylint: disable=import-outside-toplevel
+    return SiLU()(input)
 
 
 def tensor_scatter_update(input_x, indices, updates):

@@ -9,8 +9,11 @@ its gradient sums its per-channel terms over the group the same way.
 from mindspore import _checkparam as validator
 from mindspore.ops.operations import AllReduce
 from mindspore.ops.primitive import Primitive
+from mindspore.ops.operations._elementary_ops import _unary
 
-__all__ = ["SyncBatchNorm"]
+SiLU = _unary("SiLU", "x * sigmoid(x) (MindSpore's inner SiLU primitive, behind ops.silu).", "input")
+
+__all__ = ["SyncBatchNorm", "SiLU"]
 
 
 class SyncBatchNorm(Primitive):
