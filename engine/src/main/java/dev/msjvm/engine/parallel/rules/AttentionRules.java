@@ -273,11 +273,11 @@ public final class AttentionRules {
   }
 
   /**
-   * {@link #inferOptional}; {@code incre}: IncreFlashAttention's (lengths whole, antiquant scales
+   * {@link #inferOptional}; {@code increOp}: IncreFlashAttention's (lengths whole, antiquant scales
    * split with the heads, as its checks require).
    */
   private static List<String> inferOptional(
-      Attrs a, List<Shape> shapes, boolean incremental, boolean incre) {
+      Attrs a, List<Shape> shapes, boolean incremental, boolean increOp) {
     List<String> out = new ArrayList<>();
     List<String> names = passed(a);
     for (int i = 0; i < names.size(); i++) {
@@ -300,10 +300,11 @@ public final class AttentionRules {
                 default -> batch + "_".repeat(s.rank() - 3) + rows + "t";
               };
             }
-            // Per batch; pse_shift whole along heads and rows (each rank reads its part).
-            case "actual_seq_lengths", "actual_seq_lengths_kv" -> incre ? "_" : batch;
+            // Per batch (IncreFlashAttention keeps them whole: each rank reads its part).
+            case "actual_seq_lengths", "actual_seq_lengths_kv" -> increOp ? "_" : batch;
             case "antiquant_scale", "antiquant_offset" ->
-                incre ? "_" + (s.rank() == 2 ? "n" : "n__") : "_".repeat(s.rank());
+                increOp ? "_" + (s.rank() == 2 ? "n" : "n__") : "_".repeat(s.rank());
+            // Whole along heads and rows (each rank reads its part).
             case "pse_shift" -> batch + "_".repeat(Math.max(0, s.rank() - 1));
             default -> "_".repeat(s.rank());
           });
@@ -399,8 +400,8 @@ public final class AttentionRules {
   }
 
   /**
-   * FusedInferAttentionScore's strategy: the optional inputs' follow the query's, key, and value's
-   * letters; a key/value sequence split (MindSpore's incremental branch combines the partial
+   * FusedInferAttentionScore's strategy: the optional inputs' follow the letters of query, key and
+   * value; a key/value sequence split (MindSpore's incremental branch combines the partial
    * attentions of the blocks by their softmax_lse) is run with the sequence gathered whole, which
    * gives the same result without the memory saving.
    */
