@@ -365,12 +365,14 @@ public final class Host {
 
   /**
    * A collective primitive ({@code "AllReduce"}, {@code "AllGather"}, {@code "ReduceScatter"},
-   * {@code "AlltoAll"}, {@code "Broadcast"}) bound to this rank's communicator (after {@code
-   * init()}), with attributes given as alternating names and values; it runs and traces like {@link
-   * #prepare}'s operators.
+   * {@code "AlltoAll"}, {@code "Broadcast"}, {@code "NeighborExchangeV2"}) bound to this rank's
+   * communicator (before {@code init()}: one whose every operation is the not-inited error, so a
+   * graph holding it still compiles on shapes), with attributes given as alternating names and
+   * values; it runs and traces like {@link #prepare}'s operators.
    */
   public BoundOp collective(String name, List<Object> attrs) {
-    return new BoundOp(runtime, CollectiveOps.named(name, session.comm()), Attrs.ofList(attrs));
+    return new BoundOp(
+        runtime, CollectiveOps.named(name, session.commOrUnjoined()), Attrs.ofList(attrs));
   }
 
   /** The storage of a new Parameter. */

@@ -144,11 +144,38 @@ public final class Session {
   /** This rank's communicator; only after {@link #commInit}. */
   public Communicator comm() {
     if (comm == null) {
-      throw MsException.runtimeError(
-          "Distributed Communication has not been inited."
-              + "You can't invoke this interface yet. Please call `init()` method first.");
+      throw notInited();
     }
     return comm;
+  }
+
+  private static MsException notInited() {
+    return MsException.runtimeError(
+        "Distributed Communication has not been inited."
+            + "You can't invoke this interface yet. Please call `init()` method first.");
+  }
+
+  /**
+   * Stands for the communicator before {@code init()}: every operation is the not-inited error. A
+   * communication operator made before {@code init()} binds to it, so a graph holding one compiles
+   * on shapes (MindSpore's compile-only tests do that); running it needs {@code init()}.
+   */
+  private static final Communicator UNJOINED =
+      (Communicator)
+          java.lang.reflect.Proxy.newProxyInstance(
+              Communicator.class.getClassLoader(),
+              new Class<?>[] {Communicator.class},
+              (proxy, method, args) ->
+                  switch (method.getName()) {
+                    case "toString" -> "the communicator before init()";
+                    case "hashCode" -> 0;
+                    case "equals" -> proxy == args[0];
+                    default -> throw notInited();
+                  });
+
+  /** This rank's communicator, or before {@code init()} one whose every operation fails so. */
+  public Communicator commOrUnjoined() {
+    return comm != null ? comm : UNJOINED;
   }
 
   /** This rank's index among the members of {@code group} that run on its node. */
