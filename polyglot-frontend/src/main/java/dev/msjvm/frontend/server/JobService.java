@@ -542,6 +542,10 @@ public class JobService {
     queued.decrementAndGet();
     JobRecord r = records.get(id);
     if (cancelled.containsKey(id) || r.state().done()) {
+      if (!r.state().done()) {
+        // Cancelled while queued, before cancel() recorded it: whoever waits sees it CANCELLED.
+        update(r.finished(JobRecord.State.CANCELLED, Instant.now(), r.ranks(), "cancelled"));
+      }
       finish(id);
       return;
     }
