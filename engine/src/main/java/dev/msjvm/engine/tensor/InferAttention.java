@@ -182,7 +182,7 @@ public final class InferAttention {
       throw runtime(op, "sparse_mode must be 0, 1, 2, 3 or 4 but got " + o.sparseMode());
     }
     if (o.sparseMode() <= 1) {
-      maskShape(op, o.sparseMode(), in.mask(), b, s1, s2);
+      maskShape(op, in.mask(), b, s1, s2);
       lengthsShape(op, "actual_seq_lengths", in.qLens(), b);
       lengthsShape(op, "actual_seq_lengths_kv", in.kvLens(), b);
     }
@@ -196,14 +196,7 @@ public final class InferAttention {
           in.mask().dtype(),
           Set.of(DType.BOOL, DType.INT8, DType.UINT8, DType.FLOAT16));
     }
-    DType t = in.query().dtype();
-    for (int i = 0; i < 3; i++) {
-      AbstractTensor x = List.of(in.query(), in.key(), in.value()).get(i);
-      oneOf(op, names.get(i), x.dtype(), Set.of(DType.FLOAT16, DType.BFLOAT16, DType.INT8));
-      if (x.dtype() != t) {
-        throw MsException.typeError("For primitive[" + op + "], the input type must be same.");
-      }
-    }
+    DType t = qkvType(op, in);
     DType out = t;
     if (in.others().contains("quant_scale2")) {
       out = DType.INT8;
@@ -228,15 +221,7 @@ public final class InferAttention {
           "For FusedInferAttentionScore, the input_layout should be one of 'BSH' 'BSND' 'BNSD'"
               + " 'BNSD_BSND'.");
     }
-    DType t = in.query().dtype();
-    List<String> names = List.of("query", "key", "value");
-    for (int i = 0; i < 3; i++) {
-      AbstractTensor x = List.of(in.query(), in.key(), in.value()).get(i);
-      oneOf(op, names.get(i), x.dtype(), Set.of(DType.FLOAT16, DType.BFLOAT16, DType.INT8));
-      if (x.dtype() != t) {
-        throw MsException.typeError("For primitive[" + op + "], the input type must be same.");
-      }
-    }
+    DType t = qkvType(op, in);
     Shape q = in.query().shape();
     FlashAttention.Options fo = o.kernel(in.mask() != null);
     FlashAttention.Geometry g =
@@ -277,6 +262,21 @@ public final class InferAttention {
               + q.dims());
     }
     return fusedType(o, in, false).get(0);
+  }
+
+  /** The type of query, key and value: float16, bfloat16 or int8, the same for all three. */
+  private static DType qkvType(String op, Inputs<AbstractTensor> in) {
+    DType t = in.query().dtype();
+    List<String> names = List.of("query", "key", "value");
+    List<AbstractTensor> qkv = List.of(in.query(), in.key(), in.value());
+    for (int i = 0; i < 3; i++) {
+      DType x = qkv.get(i).dtype();
+      oneOf(op, names.get(i), x, Set.of(DType.FLOAT16, DType.BFLOAT16, DType.INT8));
+      if (x != t) {
+        throw MsException.typeError("For primitive[" + op + "], the input type must be same.");
+      }
+    }
+    return t;
   }
 
   /** MindSpore's GetDimensionPFA: the dims must agree (its text lists them). */
@@ -322,7 +322,7 @@ public final class InferAttention {
     }
   }
 
-  private static void maskShape(String op, int mode, AbstractTensor mask, int b, int s1, int s2) {
+  private static void maskShape(String op, AbstractTensor mask, int b, int s1, int s2) {
     if (mask == null) {
       return;
     }
