@@ -37,9 +37,9 @@ public final class CollectiveOps {
   /**
    * The communicating operator {@code name} bound to {@code comm}: the collectives a script calls
    * ({@code "AllReduce"}, {@code "AllGather"}, {@code "ReduceScatter"}, {@code "AlltoAll"}, {@code
-   * "Send"}, {@code "Receive"}, {@code "Broadcast"}) and those the partitioner substitutes ({@code
-   * "NeighborExchangeV2"} and its gradient, {@code "SyncBatchNorm"} and its gradient, {@code
-   * "SyncRmsNorm"}).
+   * "Send"}, {@code "Receive"}, {@code "Broadcast"}, {@code "NeighborExchange"}) and those the
+   * partitioner substitutes ({@code "NeighborExchangeV2"} and its gradient, {@code "SyncBatchNorm"}
+   * and its gradient, {@code "SyncRmsNorm"}).
    */
   public static OpDef named(String name, Communicator comm) {
     return switch (name) {
@@ -50,6 +50,7 @@ public final class CollectiveOps {
       case "Send" -> send(comm);
       case "Receive" -> receive(comm);
       case "Broadcast" -> broadcast(comm);
+      case "NeighborExchange" -> neighborExchange(comm);
       case "NeighborExchangeV2" -> NeighborExchange.exchange(comm);
       case "NeighborExchangeV2Grad" -> NeighborExchange.exchangeGrad(comm);
       case "SyncBatchNorm" -> SyncBatchNorm.forward(comm);
@@ -293,6 +294,82 @@ public final class CollectiveOps {
                 (a, in) ->
                     new AbstractTensor(
                         new Shape(a.ints("shape")), DType.valueOf(a.string("dtype")))));
+  }
+
+  /** The tag of NeighborExchange's messages: apart from the tags a script gives Send/Receive. */
+  private static final int EXCHANGE_TAG = -2;
+
+  /**
+   * MindSpore's {@code NeighborExchange(send_rank_ids, recv_rank_ids, recv_shapes, send_shapes,
+   * recv_type, group)}: input i goes to group rank {@code send_rank_ids[i]}, output j is what group
+   * rank {@code recv_rank_ids[j]} sends this rank, shaped {@code recv_shapes[j]} (a list of int
+   * lists) and typed {@code recv_type} (the engine's type name). A rank may send to itself; one
+   * call carries one message per ordered pair of ranks. Sends are buffered, so every rank posts its
+   * sends before it waits for its receives. The gradient is the exchange back (MindSpore's bprop):
+   * each output's gradient returns to the rank it came from and becomes the gradient of the input
+   * that rank sent here.
+   */
+  public static OpDef neighborExchange(Communicator comm) {
+    return new OpDef(
+            "NeighborExchange",
+            c -> {
+              Attrs a = c.attrs();
+              String group = a.string("group");
+              int[] dst = a.intArray("send_rank_ids");
+              for (int i = 0; i < dst.length; i++) {
+                comm.send(floats(c.in(i)).floats(), dst[i], EXCHANGE_TAG, group);
+              }
+              int[] src = a.intArray("recv_rank_ids");
+              List<AbstractTensor> types = exchangeOutputs(a);
+              Tensor[] out = new Tensor[src.length];
+              for (int j = 0; j < src.length; j++) {
+                AbstractTensor t = types.get(j);
+                float[] buf = new float[Math.toIntExact(t.shape().size())];
+                comm.recv(buf, src[j], EXCHANGE_TAG, group);
+                out[j] = as(Tensor.ofFloats(t.shape(), buf), t.dtype());
+              }
+              return out;
+            },
+            g -> {
+              Attrs a = g.attrs();
+              List<List<Integer>> shapes = new ArrayList<>();
+              for (int i = 0; i < g.arity(); i++) {
+                shapes.add(java.util.Arrays.stream(g.in(i).shape().toArray()).boxed().toList());
+              }
+              Object[] douts = new Object[a.intArray("recv_rank_ids").length];
+              for (int j = 0; j < douts.length; j++) {
+                douts[j] = g.dout(j);
+              }
+              Attrs back =
+                  Attrs.of(
+                      "send_rank_ids", a.get("recv_rank_ids"),
+                      "recv_rank_ids", a.get("send_rank_ids"),
+                      "recv_shapes", shapes,
+                      "recv_type", a.string("recv_type"),
+                      "group", a.string("group"));
+              Tensor[] dx = g.apply(neighborExchange(comm), back, douts);
+              for (int i = 0; i < dx.length; i++) {
+                DType want = g.in(i).dtype();
+                if (dx[i].dtype() != want) {
+                  dx[i] = g.op("Cast", Attrs.of("dtype", want.name()), dx[i]);
+                }
+              }
+              return dx;
+            },
+            true,
+            List.of())
+        .infers((a, in) -> exchangeOutputs(a));
+  }
+
+  /** NeighborExchange's outputs: {@code recv_shapes} typed {@code recv_type}. */
+  private static List<AbstractTensor> exchangeOutputs(Attrs a) {
+    DType type = DType.valueOf(a.string("recv_type"));
+    List<AbstractTensor> out = new ArrayList<>();
+    for (Object dims : (List<?>) a.get("recv_shapes")) {
+      int[] shape = ((List<?>) dims).stream().mapToInt(d -> ((Number) d).intValue()).toArray();
+      out.add(new AbstractTensor(Shape.of(shape), type));
+    }
+    return out;
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.msjvm.engine.MsException;
 import dev.msjvm.engine.backend.NaiveBlas;
+import dev.msjvm.engine.exec.Autodiff;
 import dev.msjvm.engine.exec.Graph;
 import dev.msjvm.engine.exec.Runtime;
 import dev.msjvm.engine.exec.Tape;
@@ -149,6 +150,73 @@ class CollectiveOpsTest {
         results.get(3).get(4));
   }
 
+  /**
+   * NeighborExchange on a ring of 3: rank r keeps a [2] tensor (sent to itself) and sends a [1, 3]
+   * one to r + 1; it receives r - 1's and its own. The gradient of {@code sum(out0 * w0) + sum(out1
+   * * w1)} with respect to the inputs comes back from where they went: input 1's gradient is the
+   * weight of the rank that received it.
+   */
+  @Test
+  void neighborExchangeSendsEachInputToItsRankAndItsGradientBack() {
+    List<List<Object>> results =
+        RankThreads.runAll(
+            new InJvmWorld(3, Duration.ofSeconds(10)),
+            comm -> {
+              Runtime rt = new Runtime(NaiveBlas::new);
+              int r = comm.rank();
+              int next = (r + 1) % 3;
+              int prev = (r + 2) % 3;
+              Attrs a =
+                  Attrs.of(
+                      "send_rank_ids", List.of(r, next),
+                      "recv_rank_ids", List.of(prev, r),
+                      "recv_shapes", List.of(List.of(1, 3), List.of(2)),
+                      "recv_type", "FLOAT32",
+                      "group", WORLD);
+              Tensor own = Tensor.of(DType.FLOAT32, Shape.of(2), List.of(r, -r)).alias();
+              Tensor out =
+                  Tensor.of(DType.FLOAT32, Shape.of(1, 3), List.of(10 * r, 10 * r + 1, 10 * r + 2))
+                      .alias();
+              Tape tape = rt.push();
+              tape.addLeaves(List.of(own, out));
+              Tensor[] got = rt.apply(CollectiveOps.neighborExchange(comm), a, own, out);
+              Tensor w0 =
+                  Tensor.of(DType.FLOAT32, Shape.of(1, 3), List.of(r + 1, r + 1, 2 * r + 1));
+              Tensor w1 = Tensor.of(DType.FLOAT32, Shape.of(2), List.of(3, 5));
+              Tensor loss =
+                  rt.apply(
+                          "Add",
+                          Attrs.EMPTY,
+                          rt.apply(
+                                  "ReduceSum",
+                                  Attrs.of("axis", List.of()),
+                                  rt.apply("Mul", Attrs.EMPTY, got[0], w0)[0])[0],
+                          rt.apply(
+                                  "ReduceSum",
+                                  Attrs.of("axis", List.of()),
+                                  rt.apply("Mul", Attrs.EMPTY, got[1], w1)[0])[0])[0];
+              rt.pop(tape);
+              List<Tensor> grads =
+                  Autodiff.gradients(rt, tape, List.of(loss), null, List.of(own, out));
+              return List.of(
+                  got[0].toList(), got[1].toList(), grads.get(0).toList(), grads.get(1).toList());
+            });
+    for (int r = 0; r < 3; r++) {
+      int prev = (r + 2) % 3;
+      int next = (r + 1) % 3;
+      List<Object> rank = results.get(r);
+      assertEquals(
+          List.of(List.of(10.0 * prev, 10.0 * prev + 1, 10.0 * prev + 2)),
+          rank.get(0),
+          "rank " + r);
+      assertEquals(List.of((double) r, (double) -r), rank.get(1), "rank " + r);
+      assertEquals(List.of(3.0, 5.0), rank.get(2), "rank " + r);
+      // what rank `next` multiplied the block by
+      assertEquals(
+          List.of(List.of(next + 1.0, next + 1.0, 2.0 * next + 1)), rank.get(3), "rank " + r);
+    }
+  }
+
   @Test
   void aTracedGraphCommunicatesOnEveryReplay() {
     List<List<Object>> results =
@@ -217,6 +285,16 @@ class CollectiveOpsTest {
     assertEquals(
         List.of(AbstractTensor.of(DType.INT32, 3, 5)),
         CollectiveOps.receive(comm).infer().outputs(recv, List.of()));
+    Attrs exchange =
+        Attrs.of(
+            "send_rank_ids", List.of(),
+            "recv_rank_ids", List.of(1, 3),
+            "recv_shapes", List.of(List.of(4), List.of(2, 2)),
+            "recv_type", "FLOAT16",
+            "group", WORLD);
+    assertEquals(
+        List.of(AbstractTensor.of(DType.FLOAT16, 4), AbstractTensor.of(DType.FLOAT16, 2, 2)),
+        CollectiveOps.neighborExchange(comm).infer().outputs(exchange, List.of()));
     AbstractTensor odd = AbstractTensor.of(DType.FLOAT32, 6, 2);
     MsException e =
         assertThrows(

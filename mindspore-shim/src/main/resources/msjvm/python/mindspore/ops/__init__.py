@@ -3,7 +3,7 @@ from mindspore.ops import operations
 from mindspore.ops.composite import GradOperation, grad, value_and_grad
 from mindspore.ops.function import (abs, add, div, exp, log, log_softmax, matmul, maximum, mean, minimum, mul, neg,  # noqa: A004
                                     pow, relu, sigmoid, softmax, sqrt, square, sub, sum, tanh)
-from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, AlltoAll, Broadcast, NeighborExchangeV2, Receive, ReduceScatter, Send, Cast, Div, Equal, Exp, ExpandDims, Flatten, FloorDiv,
+from mindspore.ops.operations import (Abs, Add, AllGather, AllReduce, AlltoAll, Broadcast, NeighborExchange, NeighborExchangeV2, Receive, ReduceScatter, Send, Cast, Div, Equal, Exp, ExpandDims, Flatten, FloorDiv,
                                       FloorMod, Greater, GreaterEqual, Less, LessEqual, Log, LogSoftmax, MatMul, Maximum,
                                       Minimum, Mul, Neg, NotEqual, OnesLike, Pow, ReduceMax, ReduceMean, ReduceMin,
                                       ReduceOp, ReduceSum, ReLU, Reshape, Squeeze, Transpose, Sigmoid, Softmax, Sqrt,
@@ -37,7 +37,7 @@ from mindspore.ops.operations._attention_ops import *  # noqa: E402,F401,F403
 __all__ = ["operations", "GradOperation", "grad", "value_and_grad", "Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck", "prim_attr_register", "ReduceOp", "Add", "Sub", "Mul", "Div", "Maximum",
            "Minimum", "Pow", "FloorDiv", "FloorMod", "Equal", "NotEqual", "Less", "LessEqual", "Greater",
            "GreaterEqual", "Neg", "Abs", "Exp", "Log", "Sqrt", "Square", "ReLU", "Sigmoid", "Tanh", "Flatten", "Reshape", "ExpandDims", "Squeeze", "Transpose",
-           "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "AlltoAll", "ReduceScatter", "Broadcast", "Send", "Receive", "NeighborExchangeV2", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
+           "MatMul", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "AllReduce", "AllGather", "AlltoAll", "ReduceScatter", "Broadcast", "Send", "Receive", "NeighborExchange", "NeighborExchangeV2", "add", "sub", "mul", "div", "maximum", "minimum", "pow", "neg",
            "abs", "exp", "log", "sqrt", "square", "relu", "sigmoid", "tanh", "matmul", "sum", "mean",
            "Cast", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "softmax", "log_softmax", "shape", "reshape", "transpose", "expand_dims", "squeeze", "flatten", "cast", "zeros_like", "ones_like", "zeros", "ones", "fill", "stop_gradient", "equal", "select", "concat", "cat", "stack", "unstack", "split", "gather", "one_hot", "tile", "strided_slice", "bias_add", "bmm", "batch_matmul", "gelu", "dropout", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "l1_loss", "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "Assign", "AvgPool", "BatchMatMul", "BatchNorm", "BiasAdd", "Concat", "Conv2D", "Dropout", "Gather", "GeLU", "LayerNorm", "MaxPool", "OneHot", "RealDiv", "Select", "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "Split", "StopGradient", "StridedSlice", "Tile", "Shape", "SparseGatherV2", "tensordump", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum", "unsorted_segment_sum", "unsorted_segment_prod", "unsorted_segment_max", "unsorted_segment_min", "GatherNd", "ScatterNd", "gather_nd", "scatter_nd",
            "AddN", "ApplyMomentum", "Argmax", "AssignAdd", "Conj", "Conv2DBackpropInput", "Conv2DTranspose", "DType", "Eye", "Fill",

@@ -568,4 +568,4 @@ class TensorAdd(Add):
         self.name = "Add"
 
 
-from mindspore.ops.operations.comm_ops import NeighborExchangeV2  # noqa: E402,F401  (ops.NeighborExchangeV2)
+from mindspore.ops.operations.comm_ops import NeighborExchange, NeighborExchangeV2  # noqa: E402,F401  (ops.*)

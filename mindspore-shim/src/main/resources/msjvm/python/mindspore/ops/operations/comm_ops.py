@@ -1,5 +1,5 @@
 """``mindspore.ops.operations.comm_ops``: the communication primitives by MindSpore's module path,
-NeighborExchangeV2, and ``_VirtualDataset``, the marker of dataset inputs."""
+NeighborExchange, NeighborExchangeV2, and ``_VirtualDataset``, the marker of dataset inputs."""
 from mindspore.ops.primitive import Primitive
 from mindspore.ops.operations import (AllGather, AllReduce, AlltoAll, Broadcast, Receive, ReduceOp,  # noqa: F401
                                       ReduceScatter, Send)
@@ -104,6 +104,98 @@ class NeighborExchangeV2(Primitive):
         # directions 0, 4, 6, 2); the engine's exchange frames every side its length names.
         framed = [n if recv_ids[d] != -1 else 0 for n, d in zip(self.recv_lens, (0, 4, 6, 2))]
         return self._run_engine(x, extra=("recv_lens", framed))
+
+
+class NeighborExchange(Primitive):
+    """Sends tensor i of its input tuple to ``send_rank_ids[i]`` and returns the tuple of what
+    ``recv_rank_ids[j]`` sends, shaped ``recv_shapes[j]`` and typed ``recv_type``; ``send_shapes``
+    must be the inputs' shapes. A rank may send to itself. With no ranks to receive from it returns
+    None; with none to send to it takes no input. The checks of MindSpore's infer run when it is
+    called."""
+
+    def __init__(self, send_rank_ids, recv_rank_ids, recv_shapes, send_shapes, recv_type, group=None):
+        from mindspore.ops.operations import _world_group  # pylint: disable=import-outside-toplevel
+        super().__init__("NeighborExchange")
+        group = _world_group(group)
+        self.send_rank_ids = send_rank_ids
+        self.recv_rank_ids = recv_rank_ids
+        self.recv_shapes = recv_shapes
+        self.send_shapes = send_shapes
+        self.recv_type = recv_type
+        self.group = group
+        for name, value in (("send_rank_ids", send_rank_ids), ("recv_rank_ids", recv_rank_ids),
+                            ("recv_shapes", recv_shapes), ("send_shapes", send_shapes), ("recv_type", recv_type),
+                            ("group", group), ("no_eliminate", True)):
+            self.add_prim_attr(name, value)
+
+    _prepare = staticmethod(lambda h, name, attrs: h.collective(name, attrs))
+
+    def _engine_attrs(self):
+        return []  # __call__ passes the checked attributes
+
+    def __call__(self, *inputs):
+        from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+        from mindspore.common.tensor import Tensor  # pylint: disable=import-outside-toplevel
+        name = self.name
+        recv_shapes = _exchange_shapes(name, "recv_shapes", self.recv_shapes, "recv_rank_ids", self.recv_rank_ids)
+        send_shapes = _exchange_shapes(name, "send_shapes", self.send_shapes, "send_rank_ids", self.send_rank_ids)
+        if not isinstance(self.recv_type, mstype.Type):
+            raise TypeError(f"For '{name}', attr 'recv_type' must be a mindspore data type, but got: "
+                            f"{self.recv_type}.")
+        if not isinstance(self.group, str):
+            raise TypeError(f"For '{name}', attr 'group' must be a str, but got: {self.group}.")
+        if not self.send_rank_ids:
+            if inputs:
+                raise ValueError(f"For primitive[{name}], the input_numbers must be equal to 0, but got "
+                                 f"{len(inputs)}.")
+            sent = ()
+        else:
+            if len(inputs) != 1:
+                raise ValueError(f"For primitive[{name}], the input_numbers must be equal to 1, but got "
+                                 f"{len(inputs)}.")
+            sent = inputs[0]
+            if not isinstance(sent, tuple):
+                raise TypeError(f"For primitive[{name}], the input[0] should be a Tuple, but got "
+                                f"{type(sent).__name__}.")
+            # MindSpore raises these as its ArgumentError, which reaches Python as a RuntimeError.
+            if len(sent) != len(send_shapes):
+                raise RuntimeError(f"For '{name}', input tuple size must be equal to attr 'send_shapes' size, but "
+                                   f"got input tuple size: {len(sent)}, attr 'send_shapes' size: {len(send_shapes)}.")
+            for i, (x, shape) in enumerate(zip(sent, send_shapes)):
+                if not isinstance(x, Tensor):
+                    raise TypeError(f"For '{name}', input[{i}] must be a Tensor, but got {type(x).__name__}.")
+                if list(x.shape) != shape:
+                    raise RuntimeError(f"For '{name}', input[{i}] shape must be equal to attr shape, but got "
+                                       f"input[{i}] shape: {_shape_str(x.shape)}, attr shape : {_shape_str(shape)}.")
+        outputs = self._run_engine(*sent, all_outputs=True, extra=(
+            "send_rank_ids", list(self.send_rank_ids), "recv_rank_ids", list(self.recv_rank_ids),
+            "recv_shapes", recv_shapes, "recv_type", self.recv_type.engine_name, "group", self.group))
+        return outputs if outputs else None
+
+
+def _exchange_shapes(prim, shape_name, shapes, ids_name, ids):
+    """MindSpore's CheckAttr of NeighborExchange: ``shapes`` a tuple of int lists, ``ids`` a list of
+    ints, as many of each; the shapes as lists."""
+    if not isinstance(shapes, tuple):
+        raise TypeError(f"For '{prim}', attr '{shape_name}' must be a tuple(list, list, ...).")
+    if shapes and not isinstance(shapes[0], (list, tuple)):
+        raise TypeError(f"For '{prim}',  first element of attr {shape_name} is necessary, but missing it.")
+    if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        raise TypeError(f"For '{prim}', attr '{ids_name}' must be a list[int, int, ...].")
+    if len(shapes) != len(ids):
+        raise ValueError(f"For '{prim}', attr '{shape_name}' size must be equal to attr  '{ids_name}' size, but got "
+                         f"attr '{shape_name}' size: {len(shapes)}, attr '{ids_name}' size: {len(ids)}")
+    out = []
+    for shape in shapes:
+        if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) and not isinstance(d, bool)
+                                                           for d in shape):
+            raise TypeError(f"For '{prim}', attr '{shape_name}' must be a tuple(list, list, ...).")
+        out.append(list(shape))
+    return out
+
+
+def _shape_str(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _planned_size(group, get_group_size):
