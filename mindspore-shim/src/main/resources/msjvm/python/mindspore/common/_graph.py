@@ -135,6 +135,38 @@ def _micro_batch(i):
         h.popLabels()
 
 
+@contextlib.contextmanager
+def _print_as_operator():
+    """While ``construct`` is traced, ``print(...)`` is MindSpore's ``Print`` operator, as graph mode
+    compiles it: a replay writes the step's values (each item on its own line, tensors in
+    graph-mode text), and a compile on shapes needs no value. A call with ``sep``/``end``/``file``
+    or ``flush`` stays Python's print, at trace time. Per interpreter: the ranks of a job each have
+    their own ``builtins``."""
+    import builtins  # pylint: disable=import-outside-toplevel
+    python_print = builtins.print
+    if getattr(python_print, "_msjvm_graph_print", False):  # a nested trace
+        yield
+        return
+
+    def graph_print(*args, **kwargs):
+        if kwargs or not args or not host().recording():
+            python_print(*args, **kwargs)
+            return
+        from mindspore.ops.operations.debug_ops import Print  # pylint: disable=import-outside-toplevel
+        builtins.print = python_print  # Print writes eagerly with print itself
+        try:
+            Print()(*args)
+        finally:
+            builtins.print = graph_print
+
+    graph_print._msjvm_graph_print = True  # pylint: disable=protected-access
+    builtins.print = graph_print
+    try:
+        yield
+    finally:
+        builtins.print = python_print
+
+
 def call(cell, args):
     """Runs ``cell(*args)`` in GRAPH_MODE (as a dry run in MindSpore's UT setting: see
     ``parallel._utils._compile_world``)."""
@@ -179,7 +211,8 @@ def _trace(cell, args, key, cache, on_shapes):
     leaves = [a._java for a in _leaves(traced)]  # pylint: disable=protected-access
     tape = (h.tapePushAbstract(leaves) if on_shapes else h.tapePush(leaves)).java
     try:
-        out = cell._run_construct(*traced)  # pylint: disable=protected-access
+        with _print_as_operator():
+            out = cell._run_construct(*traced)  # pylint: disable=protected-access
     except BaseException:
         h.tapeReset()
         _grad_base.drop_traced_forwards()
@@ -434,7 +467,8 @@ def _trace_global(cell, global_args):
     leaves = [a._java for a in _leaves(global_args)]  # pylint: disable=protected-access
     tape = h.tapePushAbstract(leaves).java
     try:
-        out = cell._run_construct(*global_args)  # pylint: disable=protected-access
+        with _print_as_operator():
+            out = cell._run_construct(*global_args)  # pylint: disable=protected-access
     except BaseException:
         h.tapeReset()
         _grad_base.drop_traced_forwards()

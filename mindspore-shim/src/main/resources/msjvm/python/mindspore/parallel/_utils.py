@@ -73,7 +73,7 @@ def _compile_world(execution=False):
     """The context manager a compile-only call (``_cell_graph_executor.compile``) runs in: when the
     script set ``device_num`` > 1 in a parallel mode without calling ``init()`` (as
     MindSpore's own parallel tests do, sometimes marking ``GlobalComm.INITED`` by hand), the graph is
-    planned as rank ``global_rank`` of a simulated ``device_num``-rank cluster whose communicator moves
+    planned (in any parallel mode) as rank ``global_rank`` of a simulated ``device_num``-rank cluster whose communicator moves
     nothing (the dry run's), and the world is left again afterwards (a one-rank job's communicator,
     as ``init()`` without a launcher gives, is rejoined). Otherwise nothing changes.
 
@@ -93,7 +93,9 @@ def _compile_world(execution=False):
         s = session()
         size = _get("device_num")
         joined = s.commInited()
-        if (joined and s.comm().size() > 1) or _get_parallel_mode() == "stand_alone" \
+        # A compile-only call plans stand-alone graphs in the world too: their communication
+        # operators take the group size MindSpore's UT backend gives (device_num).
+        if (joined and s.comm().size() > 1) or (execution and _get_parallel_mode() == "stand_alone") \
                 or not _get("device_num_is_set") or size <= 1:
             yield
             return

@@ -199,14 +199,18 @@ def _shape_str(shape):
 
 
 def _planned_size(group, get_group_size):
-    """The size of ``group``; before ``init()`` the world a compile plans for: the auto-parallel
-    device_num where it is set (MindSpore's compile-only tests build exchanges before any init)."""
+    """The size of ``group``; for the world group before ``init()``, or after the ``init()`` of a
+    one-rank job, the world a compile plans for: the auto-parallel device_num where it is set
+    (MindSpore's compile-only tests build exchanges before any init, or after ``init("hccl")``
+    without a launcher, where its UT backend answers device_num)."""
     if not isinstance(group, str):
         return get_group_size(group)  # MindSpore's TypeError for a group that is not a str
     from mindspore.communication import _comm_helper  # pylint: disable=import-outside-toplevel
     from mindspore.parallel._auto_parallel_context import auto_parallel_context  # pylint: disable=import-outside-toplevel
-    if not _comm_helper._joined() and auto_parallel_context().get_device_num_is_set():  # pylint: disable=protected-access
-        return auto_parallel_context().get_device_num()
+    if auto_parallel_context().get_device_num_is_set():
+        joined = _comm_helper._joined()  # pylint: disable=protected-access
+        if not joined or (group == _comm_helper.GlobalComm.WORLD_COMM_GROUP and get_group_size(group) == 1):
+            return auto_parallel_context().get_device_num()
     return get_group_size(group)
 
 
