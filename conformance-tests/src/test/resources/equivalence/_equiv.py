@@ -40,3 +40,8 @@ def slice_matches(param, ref_slice):
     diff = ops.abs(param - ref_slice)
     bound = ops.abs(ref_slice) * 1.3e-6 + 1e-5
     return ops.ReduceMax()(diff - bound).item() <= 0
+
+
+def shard(prim, strategy):
+    """``prim.shard(strategy)``, or ``prim`` itself when there is no strategy (left to the search)."""
+    return prim.shard(strategy) if strategy else prim

@@ -16,14 +16,10 @@ from mindspore import nn, ops, Parameter, Tensor
 from mindspore.communication import init, get_rank
 from mindspore.ops import operations as P
 from mindspore.ops.auto_generate.gen_ops_prim import AddcmulExt
-from _equiv import losses_match, rank_slice, slice_matches
+from _equiv import losses_match, rank_slice, shard, slice_matches
 
 ms.set_context(mode=ms.GRAPH_MODE)
 init()
-
-
-def shard(prim, strategy):
-    return prim.shard(strategy) if strategy else prim
 
 
 class Net(nn.Cell):

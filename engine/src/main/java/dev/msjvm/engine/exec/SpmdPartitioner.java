@@ -734,7 +734,14 @@ public final class SpmdPartitioner {
     add(
         new Node(
             op,
-            Attrs.of("group", group, "reduce", partial.reduce()),
+            // "op": MindSpore's attribute (its mean is AllReduce(sum) and a division).
+            Attrs.of(
+                "group",
+                group,
+                "reduce",
+                partial.reduce(),
+                "op",
+                partial.reduce().equals("mean") ? "sum" : partial.reduce()),
             new Ref[] {out},
             1,
             new Shape[] {shape},

@@ -47,6 +47,11 @@ record AcceptedTypes(Set<DType> cpu, String arg, String list, String refusal) {
     return s;
   }
 
+  /** {@code op}'s check of input {@code arg} against float16/32/64, MindSpore's text. */
+  static void check3(String op, String arg, DType got) {
+    new AcceptedTypes(FLOATS, arg, FLOAT3).check(op, got);
+  }
+
   void check(String op, DType got) {
     if (cpu.contains(got)) {
       return;

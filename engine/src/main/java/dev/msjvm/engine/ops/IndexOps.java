@@ -2,6 +2,9 @@ package dev.msjvm.engine.ops;
 
 import static dev.msjvm.engine.ops.ElementwiseOps.one;
 
+import dev.msjvm.engine.MsException;
+import dev.msjvm.engine.ir.AbstractTensor;
+import dev.msjvm.engine.ir.DType;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.parallel.rules.ElementwiseRules;
 import dev.msjvm.engine.parallel.rules.IndexRules;
@@ -78,6 +81,36 @@ final class IndexOps {
                             in.get(0), a.integer("axis", 0), a.integer("output_num", 1))))
             .role(CostRole.GENERAL)
             .shards(ShapeRules.split()),
+        OpDef.of(
+                "SplitV",
+                c -> {
+                  Tensor x = c.in(0);
+                  int axis = splitVAxis(c.attrs(), x.shape());
+                  return Joining.splitSizes(x, axis, splitVSizes(c.attrs(), x.type()))
+                      .toArray(new Tensor[0]);
+                },
+                g -> {
+                  Object[] douts = new Object[g.attrs().integer("num_split")];
+                  for (int i = 0; i < douts.length; i++) {
+                    douts[i] = g.dout(i);
+                  }
+                  int axis = splitVAxis(g.attrs(), g.in(0).shape());
+                  return one(g.op("Concat", Attrs.of("axis", axis), douts));
+                })
+            .infers(
+                (a, in) -> {
+                  AbstractTensor x = in.get(0);
+                  int axis = splitVAxis(a, x.shape());
+                  List<AbstractTensor> out = new ArrayList<>();
+                  for (int size : splitVSizes(a, x)) {
+                    int[] dims = x.shape().toArray();
+                    dims[axis] = size;
+                    out.add(x.withShape(Shape.of(dims)));
+                  }
+                  return out;
+                })
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.splitV()),
         gather("Gather"),
         gather("SparseGatherV2"),
         gatherNd(),
@@ -539,5 +572,53 @@ final class IndexOps {
       offset += len;
     }
     return grads;
+  }
+
+  private static final AcceptedTypes SPLIT_V_TYPES =
+      new AcceptedTypes(
+          java.util.EnumSet.of(
+              DType.INT8,
+              DType.INT16,
+              DType.INT32,
+              DType.INT64,
+              DType.UINT8,
+              DType.FLOAT16,
+              DType.BFLOAT16,
+              DType.FLOAT32),
+          "input_x",
+          "Tensor[BFloat16], Tensor[Float16], Tensor[Float32], Tensor[Int16], Tensor[Int32],"
+              + " Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64],"
+              + " Tensor[UInt8]");
+
+  /**
+   * SplitV's {@code split_dim}, non-negative, checked against {@code x}'s rank as MindSpore does.
+   */
+  static int splitVAxis(Attrs a, Shape x) {
+    int rank = x.rank();
+    if (rank < 1) {
+      throw MsException.valueError(
+          "For primitive[SplitV], the x_rank must be greater than or equal to 1, but got 0.");
+    }
+    int dim = a.integer("split_dim");
+    if (dim < -rank || dim >= rank) {
+      throw MsException.valueError(
+          "For primitive[SplitV], the split_dim must be in ["
+              + -rank
+              + ","
+              + rank
+              + "), but got "
+              + dim
+              + ".");
+    }
+    return dim < 0 ? dim + rank : dim;
+  }
+
+  /**
+   * SplitV's part sizes for input {@code x} (its type checked first, as MindSpore's infer does).
+   */
+  static int[] splitVSizes(Attrs a, AbstractTensor x) {
+    SPLIT_V_TYPES.check("SplitV", x.dtype());
+    return Joining.splitVSizes(
+        x.shape(), splitVAxis(a, x.shape()), a.ints("size_splits"), a.integer("num_split"));
   }
 }

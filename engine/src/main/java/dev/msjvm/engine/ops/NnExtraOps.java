@@ -92,6 +92,11 @@ public final class NnExtraOps {
             .infers((a, in) -> rmsNormTypes(in.get(0), in.get(1)))
             .role(CostRole.GENERAL)
             .shards(ReductionRules.rmsNorm()));
+    defs.add(
+        OpDef.of("KLDivLoss", NnExtraOps::klDivLoss, NnExtraOps::klDivLossGrad)
+            .infers(Infer.one((a, in) -> klDivLossType(a, in.get(0), in.get(1))))
+            .role(CostRole.ELEMENTWISE)
+            .shards(ReductionRules.klDivLoss()));
     return defs;
   }
 
@@ -308,5 +313,87 @@ public final class NnExtraOps {
       dgamma = g.op("Cast", Attrs.of("dtype", gamma.dtype().name()), dgamma);
     }
     return new Tensor[] {dx, dgamma};
+  }
+
+  // ---- KLDivLoss -----------------------------------------------------------------------------
+
+  /**
+   * KLDivLoss(logits, labels), {@code reduction} none/mean/sum/batchmean: {@code labels *
+   * (log(labels) - logits)} where a label is positive, 0 elsewhere (MindSpore 2.10's CPU kernel),
+   * then summed, averaged over every element or over dimension 0. A partitioned graph's rank
+   * divides a batchmean by the global batch ({@code global_batch}, the rule's local attribute).
+   */
+  private static Tensor[] klDivLoss(Kernel.Call c) {
+    AbstractTensor t = klDivLossType(c.attrs(), c.in(0).type(), c.in(1).type());
+    Tensor x = c.in(0);
+    Tensor y = c.in(1);
+    String reduction = c.attrs().string("reduction");
+    if (reduction.equals("none")) {
+      return one(Tensor.ofDoubles(t.dtype(), t.shape(), i -> klDivTerm(x, y, i)));
+    }
+    double sum = 0;
+    for (int i = 0; i < x.size(); i++) {
+      sum += klDivTerm(x, y, i);
+    }
+    double divisor =
+        switch (reduction) {
+          case "mean" -> x.size();
+          case "batchmean" -> c.attrs().integer("global_batch", x.shape().dim(0));
+          default -> 1;
+        };
+    double loss = sum / divisor;
+    return one(Tensor.ofDoubles(t.dtype(), t.shape(), i -> loss));
+  }
+
+  private static double klDivTerm(Tensor x, Tensor y, int i) {
+    double label = y.getDouble(i);
+    return label > 0 ? label * (Math.log(label) - x.getDouble(i)) : 0;
+  }
+
+  /**
+   * MindSpore's bprop: {@code dlogits = -labels * dout}, divided by the element count for mean and
+   * by the batch for batchmean; the labels get zeros.
+   */
+  private static Tensor[] klDivLossGrad(GradRule.Call g) {
+    Tensor x = g.in(0);
+    Tensor dx = mul(g, g.op("Neg", NONE, g.in(1)), g.dout(0));
+    String reduction = g.attrs().string("reduction");
+    if (reduction.equals("mean")) {
+      dx = GradOps.scalar(g, "RealDiv", dx, x.size());
+    } else if (reduction.equals("batchmean")) {
+      dx = GradOps.scalar(g, "RealDiv", dx, x.shape().dim(0));
+    }
+    return new Tensor[] {dx, g.needs(1) ? GradOps.zeros(g, g.in(1)) : null};
+  }
+
+  private static AbstractTensor klDivLossType(Attrs a, AbstractTensor x, AbstractTensor y) {
+    AcceptedTypes.check3("KLDivLoss", "x", x.dtype());
+    if (x.dtype() != y.dtype()) {
+      throw MsException.typeError("For primitive[KLDivLoss], the input type must be same.");
+    }
+    if (!x.shape().equals(y.shape())) {
+      throw MsException.valueError(
+          "For primitive[KLDivLoss], the x shape: "
+              + dimsText(x.shape())
+              + " must be equal to "
+              + dimsText(y.shape()));
+    }
+    String reduction = a.string("reduction");
+    if (reduction.equals("none")) {
+      return x;
+    }
+    if (reduction.equals("batchmean") && x.shape().rank() == 0) {
+      throw MsException.runtimeError("For KLDivLoss, can not do batchmean with x shape = []");
+    }
+    return x.withShape(Shape.of());
+  }
+
+  /** A shape as MindSpore's vector printer writes it: {@code [2,3,]}. */
+  private static String dimsText(Shape s) {
+    StringBuilder b = new StringBuilder("[");
+    for (int d : s.toArray()) {
+      b.append(d).append(',');
+    }
+    return b.append(']').toString();
   }
 }

@@ -155,24 +155,94 @@ public final class Joining {
     int rank = x.shape().rank();
     splitType(x.type(), axis, outputNum);
     int a = axis < 0 ? axis + rank : axis;
+    int[] sizes = new int[outputNum];
+    java.util.Arrays.fill(sizes, x.shape().dim(a) / outputNum);
+    return splitSizes(x, a, sizes);
+  }
+
+  /**
+   * {@code x} cut along {@code axis} (non-negative) into consecutive parts of {@code sizes}
+   * (summing to the axis' extent): Split's equal parts, SplitV's given ones.
+   */
+  public static List<Tensor> splitSizes(Tensor x, int axis, int[] sizes) {
+    int rank = x.shape().rank();
     int[] dims = x.shape().toArray();
-    int part = dims[a] / outputNum;
-    int outer = KernelSupport.product(dims, 0, a);
-    int inner = KernelSupport.product(dims, a + 1, rank);
-    int[] partDims = dims.clone();
-    partDims[a] = part;
-    List<Tensor> outs = new ArrayList<>(outputNum);
-    for (int p = 0; p < outputNum; p++) {
+    int outer = KernelSupport.product(dims, 0, axis);
+    int inner = KernelSupport.product(dims, axis + 1, rank);
+    List<Tensor> outs = new ArrayList<>(sizes.length);
+    int start = 0;
+    for (int part : sizes) {
+      int[] partDims = dims.clone();
+      partDims[axis] = part;
       Tensor out = Tensor.zeros(x.dtype(), Shape.of(partDims));
       int block = part * inner;
       for (int o = 0; o < outer; o++) {
         for (int k = 0; k < block; k++) {
-          KernelSupport.copy(x, o * dims[a] * inner + p * block + k, out, o * block + k);
+          KernelSupport.copy(x, (o * dims[axis] + start) * inner + k, out, o * block + k);
         }
       }
       outs.add(out);
+      start += part;
     }
     return outs;
+  }
+
+  /**
+   * SplitV's part sizes along its non-negative {@code axis} (one {@code -1} takes the rest), with
+   * the checks and texts of MindSpore 2.10's infer ({@code split_v.cc}).
+   */
+  public static int[] splitVSizes(Shape x, int axis, List<Integer> sizeSplits, int numSplit) {
+    String prim = "For primitive[SplitV], the ";
+    if (numSplit < 1) {
+      throw MsException.valueError(
+          prim + "num_split must be greater than or equal to 1, but got " + numSplit + ".");
+    }
+    if (numSplit != sizeSplits.size()) {
+      throw MsException.valueError(
+          prim
+              + "attribute[num_split] must be equal to "
+              + sizeSplits.size()
+              + ", but got "
+              + numSplit
+              + ".");
+    }
+    int extent = x.dim(axis);
+    int[] sizes = sizeSplits.stream().mapToInt(Integer::intValue).toArray();
+    int rest = -1;
+    int sum = 0;
+    for (int i = 0; i < sizes.length; i++) {
+      if (sizes[i] == -1) {
+        if (rest >= 0) {
+          throw MsException.valueError(
+              "For 'SplitV', 'size_splits' default value can contain only one -1, but got more"
+                  + " than one.");
+        }
+        rest = i;
+        continue;
+      }
+      if (sizes[i] < 0 || sizes[i] > extent) {
+        throw MsException.valueError(
+            prim
+                + "elements of size_splits must be in [0,"
+                + extent
+                + "], but got "
+                + sizes[i]
+                + ".");
+      }
+      sum += sizes[i];
+    }
+    if (rest >= 0) {
+      sizes[rest] = extent - sum;
+    } else if (sum != extent) {
+      throw MsException.valueError(
+          prim
+              + "attribute[sum of size_splits] must be equal to "
+              + extent
+              + ", but got "
+              + sum
+              + ".");
+    }
+    return sizes;
   }
 
   /**

@@ -120,6 +120,21 @@ class NnGradRulesTest {
             "Concat", Attrs.of("axis", 1), List.of(seq, random(17, -1, 1, 3, 2)), new int[] {0, 1}),
         Arguments.of("Split", Attrs.of("axis", 1, "output_num", 2), List.of(seq), new int[] {0}),
         Arguments.of(
+            "KLDivLoss",
+            Attrs.of("reduction", "mean"),
+            List.of(seq, random(21, 0.1, 1.5, 3, 4)),
+            new int[] {0}),
+        Arguments.of(
+            "KLDivLoss",
+            Attrs.of("reduction", "batchmean"),
+            List.of(seq, random(22, 0.1, 1.5, 3, 4)),
+            new int[] {0}),
+        Arguments.of(
+            "KLDivLoss",
+            Attrs.of("reduction", "none"),
+            List.of(seq, random(23, 0.1, 1.5, 3, 4)),
+            new int[] {0}),
+        Arguments.of(
             "Gather",
             Attrs.of("axis", 0),
             List.of(seq, ints(DType.INT64, new int[] {2, 2}, 2, 0, 2, 1)),

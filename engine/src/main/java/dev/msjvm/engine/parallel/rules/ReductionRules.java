@@ -117,6 +117,35 @@ public final class ReductionRules {
   }
 
   /**
+   * KLDivLoss (kldiv_loss_info.cc): logits and labels take one strategy; with a reduction the
+   * scalar loss is partial over every split letter (mean: the mean of the equal slices' means; sum
+   * and batchmean: the sum, each rank dividing a batchmean by the global batch).
+   */
+  public static ShardingRule klDivLoss() {
+    return ShardingRule.of(
+            (attrs, shapes) -> {
+              String x = Letters.run('a', shapes.get(0).rank());
+              String reduction = attrs.string("reduction");
+              if (reduction.equals("none")) {
+                return EinsumSpec.parse(x + "," + x + "->" + x);
+              }
+              return EinsumSpec.parse(x + "," + x + "->")
+                  .reduce(x, reduction.equals("mean") ? PartialOp.MEAN : PartialOp.SUM);
+            })
+        .checking(
+            (attrs, spec, s, shapes, n) ->
+                s.get(0).equals(s.get(1))
+                    ? null
+                    : "The strategy of 'logits' and 'labels' must be the same, but got strategy "
+                        + s)
+        .localizing(
+            (attrs, s, rank) ->
+                attrs.string("reduction").equals("batchmean")
+                    ? globalBatch(attrs, s, rank)
+                    : attrs);
+  }
+
+  /**
    * SparseSoftmaxCrossEntropyWithLogits (BatchParallelInfo): device matrix [batch split]; the mean
    * loss is partial.
    */

@@ -4,6 +4,7 @@ import static dev.msjvm.engine.parallel.rules.EinsumSpec.FRESH;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.tensor.Joining;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -133,6 +134,11 @@ public final class ShapeRules {
   /** Split: the split axis is whole. */
   public static ShardingRule split() {
     return ShardingRule.of(ShapeRules::split);
+  }
+
+  /** SplitV (split_v_info.cc): the split dimension whole, every output laid out as the input. */
+  public static ShardingRule splitV() {
+    return ShardingRule.of(ShapeRules::splitV);
   }
 
   /** OneHot. */
@@ -298,6 +304,30 @@ public final class ShapeRules {
             Map.of(),
             (char) 0,
             Collections.nCopies(num, Shape.of(piece)),
+            false)
+        .unsplit(x.substring(axis, axis + 1));
+  }
+
+  static EinsumSpec splitV(Attrs attrs, List<Shape> shapes) {
+    Shape s = shapes.get(0);
+    String x = Letters.run('a', s.rank());
+    int axis = Letters.axis("SplitV", attrs.integer("split_dim", 0), s.rank());
+    List<Shape> pieces = new ArrayList<>();
+    for (int size :
+        Joining.splitVSizes(s, axis, attrs.ints("size_splits"), attrs.integer("num_split"))) {
+      int[] piece = s.toArray();
+      piece[axis] = size;
+      pieces.add(Shape.of(piece));
+    }
+    return new EinsumSpec(
+            List.of(x),
+            List.of(x),
+            Collections.nCopies(pieces.size(), x),
+            x,
+            "",
+            Map.of(),
+            (char) 0,
+            pieces,
             false)
         .unsplit(x.substring(axis, axis + 1));
   }

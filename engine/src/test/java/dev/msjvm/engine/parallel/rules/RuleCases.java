@@ -348,6 +348,20 @@ final class RuleCases {
     c.add(new Case("Concat axis=1", "Concat", Attrs.of("axis", 1), List.of(g.f(8, 4), g.f(8, 2))));
     c.add(new Case("Concat axis=0", "Concat", Attrs.of("axis", 0), List.of(g.f(8, 4), g.f(4, 4))));
     c.add(new Case("Split", "Split", Attrs.of("axis", 1, "output_num", 2), List.of(g.f(8, 4))));
+    c.add(
+        new Case(
+            "SplitV",
+            "SplitV",
+            Attrs.of("size_splits", List.of(1, 3, -1), "split_dim", -1, "num_split", 3),
+            List.of(g.f(8, 6))));
+    for (String reduction : List.of("none", "mean", "sum", "batchmean")) {
+      c.add(
+          new Case(
+              "KLDivLoss " + reduction,
+              "KLDivLoss",
+              Attrs.of("reduction", reduction),
+              List.of(g.f(8, 4), g.f(8, 4))));
+    }
     c.add(new Case("AddN", "AddN", Attrs.EMPTY, List.of(g.f(8, 4), g.f(8, 4), g.f(8, 4))));
     c.add(new Case("LogicalNot", "LogicalNot", Attrs.EMPTY, List.of(g.bools(8, 4))));
     for (String op : List.of("ReduceAll", "ReduceAny")) {

@@ -539,7 +539,8 @@ from mindspore.ops.operations._nn_ops import (AdaptiveAvgPool2D, Assign, AvgPool
                                               MaxPool, ScatterNd,
                                               OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
-                                              SparseSoftmaxCrossEntropyWithLogits, Split, StopGradient,
+                                              SparseSoftmaxCrossEntropyWithLogits, Split, SplitV, KLDivLoss,
+                                              StopGradient,
                                               StridedSlice, SparseGatherV2, Tile, Shape, UnsortedSegmentMax,
                                               UnsortedSegmentMin, UnsortedSegmentProd, UnsortedSegmentSum)
 from mindspore.ops.operations.debug_ops import Depend, Print, TensorDump  # noqa: E402

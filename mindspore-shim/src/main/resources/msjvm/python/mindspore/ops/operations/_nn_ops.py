@@ -299,6 +299,48 @@ class Split(Primitive):
         return self._run_engine(x, all_outputs=True)
 
 
+class SplitV(Primitive):
+    """Splits a tensor along ``split_dim`` into ``num_split`` parts of ``size_splits`` (one -1 takes the
+    rest). MindSpore's CPU wheel has no kernel for it; it runs here by the documented definition."""
+
+    def __init__(self, size_splits, split_dim, num_split):
+        from mindspore import _checkparam as validator  # pylint: disable=import-outside-toplevel
+        super().__init__("SplitV")
+        validator.check_value_type("size_splits", size_splits, [tuple, list], self.name)
+        for size in size_splits:
+            validator.check_value_type("elements of size_splits", size, [int], self.name)
+            if size != -1 and size < 1:
+                raise ValueError(f"For '{self.name}', all elements of size_splits must be positive (except at most "
+                                 f"one default value -1), but got: {size}.")
+        validator.check_value_type("split_dim", split_dim, [int], self.name)
+        validator.check_value_type("num_split", num_split, [int], self.name)
+        validator.check_positive_int(num_split, "num_split", self.name)
+        self.add_prim_attr("size_splits", list(size_splits))
+        self.add_prim_attr("split_dim", split_dim)
+        self.add_prim_attr("num_split", num_split)
+
+    def __call__(self, x):
+        _check_tensors("SplitV", ("input_x",), (x,))
+        return self._run_engine(x, all_outputs=True)
+
+
+class KLDivLoss(Primitive):
+    """The Kullback-Leibler divergence loss ``labels * (log(labels) - logits)`` (0 where a label is not
+    positive), reduced by ``reduction``: 'none', 'mean', 'sum' or 'batchmean' (the CPU target's
+    choices)."""
+
+    def __init__(self, reduction="mean"):
+        from mindspore import _checkparam as validator  # pylint: disable=import-outside-toplevel
+        super().__init__("KLDivLoss")
+        self.reduction = validator.check_string(reduction, ["none", "mean", "batchmean", "sum"], "reduction",
+                                                self.name)
+        self.add_prim_attr("reduction", self.reduction)
+
+    def __call__(self, logits, labels):
+        _check_tensors("KLDivLoss", ("logits", "labels"), (logits, labels))
+        return self._run_engine(logits, labels)
+
+
 class Gather(Primitive):
     """Picks slices of ``input_params`` along ``axis`` at ``input_indices``; with ``batch_dims``,
     the leading dimensions of both are batches, each gathering its own slice."""
