@@ -11,6 +11,7 @@ import dev.msjvm.engine.parallel.rules.IndexRules;
 import dev.msjvm.engine.parallel.rules.ShapeRules;
 import dev.msjvm.engine.tensor.Indexing;
 import dev.msjvm.engine.tensor.Joining;
+import dev.msjvm.engine.tensor.Padding;
 import dev.msjvm.engine.tensor.Segments;
 import dev.msjvm.engine.tensor.ShapeOps;
 import dev.msjvm.engine.tensor.Tensor;
@@ -111,6 +112,44 @@ final class IndexOps {
                 })
             .role(CostRole.GENERAL)
             .shards(ShapeRules.splitV()),
+        OpDef.of(
+                "PadV3",
+                c -> {
+                  AbstractTensor t = padType(c.attrs(), c.in(0).type());
+                  double value = c.arity() > 2 ? c.in(2).getDouble(0) : 0;
+                  return one(
+                      Padding.pad(
+                          c.in(0), padAmounts(c.attrs(), t.rank()), padMode(c.attrs()), value));
+                },
+                g -> {
+                  Tensor[] d = new Tensor[g.arity()];
+                  d[0] = g.op("PadV3Grad", g.attrs(), g.dout(0));
+                  return d;
+                })
+            .infers(Infer.one((a, in) -> padType(a, in.get(0))))
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.padV3()),
+        OpDef.of(
+                "PadV3Grad",
+                c ->
+                    one(
+                        Padding.padGrad(
+                            c.in(0),
+                            padAmounts(c.attrs(), c.in(0).shape().rank()),
+                            padMode(c.attrs()))),
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) -> {
+                      int[][] pad = padAmounts(a, in.get(0).rank());
+                      int[] dims = in.get(0).shape().toArray();
+                      for (int d = 0; d < dims.length; d++) {
+                        dims[d] -= pad[d][0] + pad[d][1];
+                      }
+                      return in.get(0).withShape(Shape.of(dims));
+                    }))
+            .role(CostRole.GENERAL)
+            .shards(ShapeRules.padV3Grad()),
         gather("Gather"),
         gather("SparseGatherV2"),
         gatherNd(),
@@ -620,5 +659,17 @@ final class IndexOps {
     SPLIT_V_TYPES.check("SplitV", x.dtype());
     return Joining.splitVSizes(
         x.shape(), splitVAxis(a, x.shape()), a.ints("size_splits"), a.integer("num_split"));
+  }
+
+  private static AbstractTensor padType(Attrs a, AbstractTensor x) {
+    return Padding.type(x, a.ints("paddings"), padMode(a), a.bool("paddings_contiguous", true));
+  }
+
+  private static int[][] padAmounts(Attrs a, int rank) {
+    return Padding.amounts(rank, a.ints("paddings"), a.bool("paddings_contiguous", true));
+  }
+
+  private static String padMode(Attrs a) {
+    return a.has("mode") ? a.string("mode") : "constant";
   }
 }

@@ -120,6 +120,22 @@ class NnGradRulesTest {
             "Concat", Attrs.of("axis", 1), List.of(seq, random(17, -1, 1, 3, 2)), new int[] {0, 1}),
         Arguments.of("Split", Attrs.of("axis", 1, "output_num", 2), List.of(seq), new int[] {0}),
         Arguments.of(
+            "PadV3",
+            Attrs.of("paddings", List.of(1, 2, 2, 1), "mode", "reflect"),
+            List.of(random(24, -1, 1, 1, 2, 3, 4)),
+            new int[] {0}),
+        Arguments.of(
+            "PadV3",
+            Attrs.of("paddings", List.of(2, -1, 1, 3), "mode", "constant"),
+            List.of(random(25, -1, 1, 2, 3, 4)),
+            new int[] {0}),
+        Arguments.of(
+            "PadV3",
+            Attrs.of(
+                "paddings", List.of(1, 3, 2, 1), "mode", "circular", "paddings_contiguous", false),
+            List.of(random(26, -1, 1, 1, 2, 3, 4)),
+            new int[] {0}),
+        Arguments.of(
             "KLDivLoss",
             Attrs.of("reduction", "mean"),
             List.of(seq, random(21, 0.1, 1.5, 3, 4)),

@@ -5,6 +5,7 @@ import static dev.msjvm.engine.parallel.rules.EinsumSpec.FRESH;
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
 import dev.msjvm.engine.tensor.Joining;
+import dev.msjvm.engine.tensor.Padding;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -139,6 +140,19 @@ public final class ShapeRules {
   /** SplitV (split_v_info.cc): the split dimension whole, every output laid out as the input. */
   public static ShardingRule splitV() {
     return ShardingRule.of(ShapeRules::splitV);
+  }
+
+  /**
+   * PadV3 (pad_v3_info.cc): the padded dimensions whole, the others split as the input (the
+   * paddings and the constant whole); PadV3Grad the same from the padded side.
+   */
+  public static ShardingRule padV3() {
+    return ShardingRule.of((attrs, shapes) -> pad(attrs, shapes, false));
+  }
+
+  /** PadV3Grad: as {@link #padV3}, from the padded shape back to the input's. */
+  public static ShardingRule padV3Grad() {
+    return ShardingRule.of((attrs, shapes) -> pad(attrs, shapes, true));
   }
 
   /** OneHot. */
@@ -306,6 +320,29 @@ public final class ShapeRules {
             Collections.nCopies(num, Shape.of(piece)),
             false)
         .unsplit(x.substring(axis, axis + 1));
+  }
+
+  static EinsumSpec pad(Attrs attrs, List<Shape> shapes, boolean grad) {
+    Shape s = shapes.get(0);
+    String x = Letters.run('a', s.rank());
+    int[][] amounts =
+        Padding.amounts(s.rank(), attrs.ints("paddings"), attrs.bool("paddings_contiguous", true));
+    StringBuilder padded = new StringBuilder();
+    int[] out = s.toArray();
+    for (int d = 0; d < s.rank(); d++) {
+      int change = amounts[d][0] + amounts[d][1];
+      if (amounts[d][0] != 0 || amounts[d][1] != 0) {
+        padded.append(x.charAt(d));
+      }
+      out[d] += grad ? -change : change;
+    }
+    List<String> in = new ArrayList<>(List.of(x));
+    for (int k = 1; k < shapes.size(); k++) {
+      in.add("_".repeat(shapes.get(k).rank()));
+    }
+    return new EinsumSpec(
+            in, in, List.of(x), x, "", Map.of(), (char) 0, List.of(Shape.of(out)), false)
+        .unsplit(padded.toString());
   }
 
   static EinsumSpec splitV(Attrs attrs, List<Shape> shapes) {

@@ -354,6 +354,25 @@ final class RuleCases {
             "SplitV",
             Attrs.of("size_splits", List.of(1, 3, -1), "split_dim", -1, "num_split", 3),
             List.of(g.f(8, 6))));
+    Tensor pads = Tensor.ofDoubles(DType.INT64, Shape.of(4), i -> new int[] {1, 2, 0, 0}[i]);
+    c.add(
+        new Case(
+            "PadV3 constant",
+            "PadV3",
+            Attrs.of("paddings", List.of(1, 2, 0, 0), "mode", "constant"),
+            List.of(g.f(8, 4, 2), pads, g.scalar(0.5))));
+    c.add(
+        new Case(
+            "PadV3 reflect",
+            "PadV3",
+            Attrs.of("paddings", List.of(1, 1), "mode", "reflect"),
+            List.of(g.f(8, 4, 3), Tensor.ofDoubles(DType.INT64, Shape.of(2), i -> 1))));
+    c.add(
+        new Case(
+            "PadV3Grad edge",
+            "PadV3Grad",
+            Attrs.of("paddings", List.of(1, 1), "mode", "edge"),
+            List.of(g.f(8, 4, 4))));
     for (String reduction : List.of("none", "mean", "sum", "batchmean")) {
       c.add(
           new Case(

@@ -539,7 +539,7 @@ from mindspore.ops.operations._nn_ops import (AdaptiveAvgPool2D, Assign, AvgPool
                                               MaxPool, ScatterNd,
                                               OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
-                                              SparseSoftmaxCrossEntropyWithLogits, Split, SplitV, KLDivLoss,
+                                              SparseSoftmaxCrossEntropyWithLogits, Split, SplitV, KLDivLoss, PadV3,
                                               StopGradient,
                                               StridedSlice, SparseGatherV2, Tile, Shape, UnsortedSegmentMax,
                                               UnsortedSegmentMin, UnsortedSegmentProd, UnsortedSegmentSum)

@@ -324,6 +324,37 @@ class SplitV(Primitive):
         return self._run_engine(x, all_outputs=True)
 
 
+class PadV3(Primitive):
+    """Pads ``x`` by ``paddings`` (a 1-D int Tensor of (begin, end) pairs from the last dimension
+    backwards, or all begins then all ends when ``paddings_contiguous`` is False; negative amounts
+    crop) in ``mode`` 'constant' (with ``constant_value``, default 0), 'reflect', 'edge' or
+    'circular'. The paddings' values decide the output shape, so they must be known when the graph
+    is traced (a constant tensor, as MindSpore's static-shape compile needs)."""
+
+    def __init__(self, mode="constant", paddings_contiguous=True):
+        from mindspore import _checkparam as validator  # pylint: disable=import-outside-toplevel
+        super().__init__("PadV3")
+        validator.check_string(mode, ["constant", "reflect", "edge", "circular"], "mode", self.name)
+        validator.check_bool(paddings_contiguous, "paddings_contiguous", self.name)
+        self.mode = mode
+        self.paddings_contiguous = paddings_contiguous
+        self.add_prim_attr("mode", mode)
+        self.add_prim_attr("paddings_contiguous", paddings_contiguous)
+
+    def __call__(self, x, paddings, constant_value=None):
+        from mindspore.common import dtype as mstype  # pylint: disable=import-outside-toplevel
+        _check_tensors("PadV3", ("x", "paddings"), (x, paddings))
+        if paddings.dtype not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For primitive[PadV3], the input argument[paddings] must be a type of "
+                            f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{paddings.dtype}].")
+        if len(paddings.shape) != 1:
+            raise ValueError(f"For primitive[PadV3], the paddings_dim must be equal to 1, but got "
+                             f"{len(paddings.shape)}.")
+        values = [int(v) for v in paddings.asnumpy().tolist()]
+        inputs = (x, paddings) if constant_value is None else (x, paddings, constant_value)
+        return self._run_engine(*inputs, extra=("paddings", values))
+
+
 class KLDivLoss(Primitive):
     """The Kullback-Leibler divergence loss ``labels * (log(labels) - logits)`` (0 where a label is not
     positive), reduced by ``reduction``: 'none', 'mean', 'sum' or 'batchmean' (the CPU target's

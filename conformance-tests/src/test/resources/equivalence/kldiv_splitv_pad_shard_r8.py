@@ -1,9 +1,11 @@
 # ranks: 8
-# KLDivLoss and SplitV sharded on 8 ranks (semi_auto_parallel, rows 4 ways and columns 2 ways,
+# KLDivLoss, SplitV and PadV3 sharded on 8 ranks (semi_auto_parallel, rows 4 ways and columns 2 ways,
 # Momentum): SplitV cuts the MatMul's output into uneven row blocks (the split dim whole, the other
 # split), KLDivLoss with each reduction compares log-softmaxed blocks with targets (none: element-wise
 # on the split layout; mean: the mean of the ranks' means; sum: partial sums; batchmean: each rank
-# divides by the global batch), all four in one loss. Losses and weight slices equal the stand-alone
+# divides by the global batch), all four in one loss, plus a constant PadV3 of the MatMul's output
+# (its padded last dim whole, the rows split) and an edge PadV3 of a 3-D view (rows split, both
+# padded dims whole). Losses and weight slices equal the stand-alone
 # run's; then the same network under auto_parallel, propagating from the one configured MatMul.
 import numpy as np
 import mindspore as ms
@@ -27,15 +29,24 @@ class Net(nn.Cell):
         self.losses = [shard(P.KLDivLoss(r), ((dp, mp), (dp, mp)) if s else None)
                        for r in ("mean", "sum", "batchmean")]
         self.pointwise = shard(P.KLDivLoss("none"), ((1, mp), (1, mp)) if s else None)
+        self.pad = shard(P.PadV3(), ((dp, 1), (1,), ()) if s else None)
+        self.edge = shard(P.PadV3("edge"), ((dp, 1, 1), (1,)) if s else None)
+        self.paddings = Tensor([1, 2], ms.int64)
+        self.edge_paddings = Tensor([2, 1], ms.int64)
+        self.value = Tensor(0.5, ms.float32)
         self.log_softmax = ops.LogSoftmax(axis=1)
         self.mean = ops.ReduceMean()
 
     def construct(self, x, target):
-        h = self.log_softmax(self.matmul(x, self.w))
+        m = self.matmul(x, self.w)
+        h = self.log_softmax(m)
         top, middle, rest = self.split(h)
         loss = self.losses[0](h, target) + self.losses[1](h, target) * 0.1 + self.losses[2](h, target)
         loss = loss + self.mean(self.pointwise(top, target[:4])) + self.mean(middle) * 0.01
-        return loss + self.mean(self.pointwise(rest * 0.5, target[8:]))
+        loss = loss + self.mean(self.pointwise(rest * 0.5, target[8:]))
+        padded = self.pad(m, self.paddings, self.value)
+        edged = self.edge(m.reshape((16, 2, 3)), self.edge_paddings)
+        return loss + self.mean(padded * padded) * 0.1 + self.mean(edged * edged) * 0.05
 
 
 def run(dp, mp, configure_all=True):
