@@ -63,9 +63,25 @@ public final class DiskQuota {
 
   /**
    * Sets the counts from what {@code dir} holds now (files and directories, bytes of regular
-   * files), skipping {@code except} (the logs, which have their own limit).
+   * files), skipping {@code except} (the logs, which have their own limit). Only before the job's
+   * sandbox counts anything: a walk made while it runs misses the files it has reserved but not yet
+   * made, so setting the counts then would let a file past the quota (see {@link #onDisk}).
    */
   public void measure(Path dir, Path except) {
+    long[] counts = onDisk(dir, except);
+    if (counts != null) {
+      files.set(counts[0]);
+      bytes.set(counts[1]);
+    }
+  }
+
+  /**
+   * What {@code dir} holds now, {@code {files and directories, bytes}} ({@code except} skipped),
+   * leaving the counts alone; null when the directory is gone. The periodic check of a running job
+   * uses it, so writes that bypass the sandbox (native code) are caught without racing the
+   * sandbox's own counting.
+   */
+  public long[] onDisk(Path dir, Path except) {
     long[] counts = new long[2];
     try (Stream<Path> all = Files.walk(dir)) {
       all.filter(p -> !p.equals(dir) && (except == null || !p.startsWith(except)))
@@ -82,10 +98,9 @@ public final class DiskQuota {
                 }
               });
     } catch (IOException | UncheckedIOException e) {
-      return; // the directory went away: nothing to count
+      return null; // the directory went away: nothing to count
     }
-    files.set(counts[0]);
-    bytes.set(counts[1]);
+    return counts;
   }
 
   /** Counts one more file, or throws if the job may not create it. */

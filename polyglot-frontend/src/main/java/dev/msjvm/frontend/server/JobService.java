@@ -640,8 +640,11 @@ public class JobService {
                 id, "the job exceeded its wall-time limit of " + launch.timeoutSeconds() + " s");
             return;
           }
-          launch.quota().measure(work, work.resolve("logs"));
-          if (launch.quota().exceeded()) {
+          // Read, not reset: the job's sandbox keeps the counts (JobLimitsTest once saw 201 of 200
+          // files when this check reset them from a walk that missed a reserved file).
+          long[] held = launch.quota().onDisk(work, work.resolve("logs"));
+          if (held != null
+              && (held[0] > launch.quota().maxFiles() || held[1] > launch.quota().maxBytes())) {
             stopFailed(
                 id,
                 "the job exceeded its disk quota ("
@@ -649,9 +652,9 @@ public class JobService {
                     + " bytes, "
                     + launch.quota().maxFiles()
                     + " files; it held "
-                    + launch.quota().bytes()
+                    + held[1]
                     + " bytes in "
-                    + launch.quota().files()
+                    + held[0]
                     + ")");
           }
         },
