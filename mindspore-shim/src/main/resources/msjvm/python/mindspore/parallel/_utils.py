@@ -71,17 +71,20 @@ def _reset_op_id():
 
 def _compile_world(execution=False):
     """The context manager a compile-only call (``_cell_graph_executor.compile``) runs in: when the
-    script set ``device_num`` > 1 in a parallel mode without calling ``init()`` (as
-    MindSpore's own parallel tests do, sometimes marking ``GlobalComm.INITED`` by hand), the graph is
-    planned (in any parallel mode) as rank ``global_rank`` of a simulated ``device_num``-rank cluster whose communicator moves
-    nothing (the dry run's), and the world is left again afterwards (a one-rank job's communicator,
-    as ``init()`` without a launcher gives, is rejoined). Otherwise nothing changes.
+    script set ``device_num`` > 1 without calling ``init()`` (as MindSpore's own parallel tests do,
+    sometimes marking ``GlobalComm.INITED`` by hand), the graph is planned, in any parallel mode
+    (stand-alone too: its communication operators take device_num as the world's size, as
+    MindSpore's UT backend answers), as rank ``global_rank`` of a simulated ``device_num``-rank
+    cluster whose communicator moves nothing (the dry run's), and the world is left again
+    afterwards (a one-rank job's communicator, as ``init()`` without a launcher gives, is
+    rejoined). Otherwise nothing changes.
 
-    ``execution``: a GRAPH_MODE call (``net(x)``, ``Model.train``) runs in it too, as a dry run (no
-    kernel runs, the results are zeros, the dry run's memory line is printed), where
-    ``GlobalComm.INITED`` is set: by hand without ``init()``, or by ``init()`` of a one-rank job
-    (the tests call it without a launcher); what MindSpore's UT build, whose backend runs nothing,
-    makes of such a script. A script that merely forgot ``init()`` keeps running stand-alone."""
+    ``execution``: a GRAPH_MODE call (``net(x)``, ``Model.train``) in a parallel mode runs in it
+    too, as a dry run (no kernel runs, the results are zeros, the dry run's memory line is
+    printed), where ``GlobalComm.INITED`` is set: by hand without ``init()``, or by ``init()`` of a
+    one-rank job (the tests call it without a launcher); what MindSpore's UT build, whose backend
+    runs nothing, makes of such a script. A script that merely forgot ``init()`` keeps running
+    stand-alone."""
     import contextlib  # pylint: disable=import-outside-toplevel
     from mindspore._host import session  # pylint: disable=import-outside-toplevel
 
