@@ -164,3 +164,37 @@ def args_type_check(*type_args, **type_kwargs):
         return wrapper
 
     return decorate
+
+
+def _check_3d_int_or_tuple(arg_name, arg_value, prim_name, allow_five=False, ret_five=False,
+                           greater_zero=True, third_one=False, three_input=False, pad_value=1):
+    """An int, or a tuple of three (or, with ``allow_five``, five) ints, as (d, h, w) or with
+    ``ret_five`` as (pad_value, pad_value, d, h, w); MindSpore's checks and texts."""
+    check_value_type(arg_name, arg_value, (int, tuple), prim_name)
+
+    def fail(ret_value, depth=False, three=False):
+        if depth:
+            raise ValueError(f"For '{prim_name}', the depth of parameter '{arg_name}' must be 1, "
+                             f"but got {ret_value[-3]}.")
+        if three:
+            raise ValueError(f"For '{prim_name}', the parameter '{arg_name}' must be an positive integer "
+                             f"or a tuple of three positive integer, but got {ret_value}.")
+        raise ValueError(f"For '{prim_name}', the parameter '{arg_name}' must be an positive integer or "
+                         f"a tuple of three {'or five ' if allow_five else ''}positive integer, but got {ret_value}")
+
+    if three_input and isinstance(arg_value, tuple) and len(arg_value) != 3:
+        fail(arg_value, three=True)
+    if isinstance(arg_value, int):
+        ret = (pad_value, pad_value) + (arg_value,) * 3 if ret_five else (arg_value,) * 3
+    elif len(arg_value) == 3:
+        ret = (pad_value, pad_value) + tuple(arg_value) if ret_five else arg_value
+    elif len(arg_value) == 5 and allow_five:
+        ret = arg_value if ret_five else tuple(arg_value[2:])
+    else:
+        fail(arg_value)
+    for item in ret:
+        if not isinstance(item, int) or isinstance(item, bool) or item < 0 or (greater_zero and item == 0):
+            fail(ret)
+    if third_one and ret[-3] != 1:
+        fail(ret, depth=True)
+    return ret

@@ -132,7 +132,7 @@ public final class NeighborExchange {
   private static AbstractTensor typeOf(Attrs a, AbstractTensor x, boolean forward) {
     Halo h = Halo.of(a);
     Shape s = x.shape();
-    if (s.rank() != 4) {
+    if (s.rank() != 4 && !(s.rank() == 5 && volumes(a))) {
       throw MsException.valueError(
           "For 'NeighborExchangeV2', the input must be 4-D (NCHW), but got shape " + s + ".");
     }
@@ -157,30 +157,39 @@ public final class NeighborExchange {
     int n = s.dim(0) * s.dim(1);
     int height = s.dim(2);
     int width = s.dim(3);
+    int inner = inner(s);
     float[] in = floats(x);
     for (int d = 0; d < DIRECTIONS; d++) {
       if (h.sendIds[d] >= 0) {
         int[] r = Halo.rows(d, height, h.sendLens[0], h.sendLens[1], false);
-        int[] c = Halo.cols(d, width, h.sendLens[2], h.sendLens[3], false);
-        comm.send(block(in, n, height, width, r, c), h.sendIds[d], d, h.group);
+        int[] c = scaled(Halo.cols(d, width, h.sendLens[2], h.sendLens[3], false), inner);
+        comm.send(block(in, n, height, width * inner, r, c), h.sendIds[d], d, h.group);
       }
     }
     int top = h.recvLens[0];
     int left = h.recvLens[2];
     int oh = height + top + h.recvLens[1];
     int ow = width + left + h.recvLens[3];
-    float[] out = new float[n * oh * ow];
-    place(out, n, oh, ow, in, new int[] {top, top + height}, new int[] {left, left + width}, false);
+    float[] out = new float[n * oh * ow * inner];
+    place(
+        out,
+        n,
+        oh,
+        ow * inner,
+        in,
+        new int[] {top, top + height},
+        scaled(new int[] {left, left + width}, inner),
+        false);
     for (int e = 0; e < DIRECTIONS; e++) {
       if (h.recvIds[e] >= 0) {
         int[] r = Halo.rows(e, height, top, h.recvLens[1], true);
-        int[] c = Halo.cols(e, width, left, h.recvLens[3], true);
+        int[] c = scaled(Halo.cols(e, width, left, h.recvLens[3], true), inner);
         float[] got = new float[n * (r[1] - r[0]) * (c[1] - c[0])];
         comm.recv(got, h.recvIds[e], (e + 4) % DIRECTIONS, h.group);
-        place(out, n, oh, ow, got, r, c, false);
+        place(out, n, oh, ow * inner, got, r, c, false);
       }
     }
-    return as(Tensor.ofFloats(Shape.of(s.dim(0), s.dim(1), oh, ow), out), x.dtype());
+    return as(Tensor.ofFloats(framedShape(s, oh, ow), out), x.dtype());
   }
 
   private static Tensor backward(Communicator comm, Attrs attrs, Tensor dy) {
@@ -189,6 +198,7 @@ public final class NeighborExchange {
     int n = s.dim(0) * s.dim(1);
     int oh = s.dim(2);
     int ow = s.dim(3);
+    int inner = inner(s);
     int top = h.recvLens[0];
     int left = h.recvLens[2];
     int height = oh - top - h.recvLens[1];
@@ -197,23 +207,59 @@ public final class NeighborExchange {
     for (int e = 0; e < DIRECTIONS; e++) {
       if (h.recvIds[e] >= 0) {
         int[] r = Halo.rows(e, height, top, h.recvLens[1], true);
-        int[] c = Halo.cols(e, width, left, h.recvLens[3], true);
+        int[] c = scaled(Halo.cols(e, width, left, h.recvLens[3], true), inner);
         comm.send(
-            block(in, n, oh, ow, r, c), h.recvIds[e], GRAD_TAG + (e + 4) % DIRECTIONS, h.group);
+            block(in, n, oh, ow * inner, r, c),
+            h.recvIds[e],
+            GRAD_TAG + (e + 4) % DIRECTIONS,
+            h.group);
       }
     }
     float[] dx =
-        block(in, n, oh, ow, new int[] {top, top + height}, new int[] {left, left + width});
+        block(
+            in,
+            n,
+            oh,
+            ow * inner,
+            new int[] {top, top + height},
+            scaled(new int[] {left, left + width}, inner));
     for (int d = 0; d < DIRECTIONS; d++) {
       if (h.sendIds[d] >= 0) {
         int[] r = Halo.rows(d, height, h.sendLens[0], h.sendLens[1], false);
-        int[] c = Halo.cols(d, width, h.sendLens[2], h.sendLens[3], false);
+        int[] c = scaled(Halo.cols(d, width, h.sendLens[2], h.sendLens[3], false), inner);
         float[] got = new float[n * (r[1] - r[0]) * (c[1] - c[0])];
         comm.recv(got, h.sendIds[d], GRAD_TAG + d, h.group);
-        place(dx, n, height, width, got, r, c, true);
+        place(dx, n, height, width * inner, got, r, c, true);
       }
     }
-    return as(Tensor.ofFloats(Shape.of(s.dim(0), s.dim(1), height, width), dx), dy.dtype());
+    return as(Tensor.ofFloats(framedShape(s, height, width), dx), dy.dtype());
+  }
+
+  /**
+   * Whether {@code a} asks for the exchange of a volume: an NCDHW tensor whose D and H are
+   * exchanged as H and W are in NCHW, each (d, h) position carrying its W elements along (the
+   * partitioner's halo of a Conv3D or MaxPool3D; MindSpore reaches the same exchange by transposing
+   * W into the batch around a 4-D NeighborExchangeV2, its Conv3DInfo).
+   */
+  private static boolean volumes(Attrs a) {
+    return a.has("data_format") && a.string("data_format").equals("NCDHW");
+  }
+
+  /** The elements one (row, column) position carries: 1 for NCHW, W for NCDHW. */
+  private static int inner(Shape s) {
+    return s.rank() == 5 ? s.dim(4) : 1;
+  }
+
+  private static int[] scaled(int[] range, int inner) {
+    return new int[] {range[0] * inner, range[1] * inner};
+  }
+
+  /** {@code s} with its dims 2 and 3 replaced. */
+  private static Shape framedShape(Shape s, int rows, int cols) {
+    int[] dims = s.toArray();
+    dims[2] = rows;
+    dims[3] = cols;
+    return Shape.of(dims);
   }
 
   /** Rows {@code r} and columns {@code c} of each of the {@code n} planes of {@code x}. */

@@ -425,26 +425,7 @@ public final class NnOps {
         OpDef.of(
                 "Conv2D",
                 c -> one(conv(c)),
-                g -> {
-                  Attrs a = g.attrs();
-                  Tensor dx =
-                      g.needs(0)
-                          ? g.op(
-                              "Conv2DBackpropInput",
-                              a.with("input_shape", g.in(0).shape().dims()),
-                              g.dout(0),
-                              g.in(1))
-                          : null;
-                  Tensor dw =
-                      g.needs(1)
-                          ? g.op(
-                              "Conv2DBackpropFilter",
-                              a.with("filter_shape", g.in(1).shape().dims()),
-                              g.dout(0),
-                              g.in(0))
-                          : null;
-                  return new Tensor[] {dx, dw};
-                })
+                convolutionGrad("Conv2DBackpropInput", "Conv2DBackpropFilter"))
             .infers(
                 Infer.one(
                     (a, in) ->
@@ -688,5 +669,25 @@ public final class NnOps {
 
   private static Tensor bmm(GradRule.Call g, Tensor a, Tensor b, boolean ta, boolean tb) {
     return g.op("BatchMatMul", Attrs.of("transpose_a", ta, "transpose_b", tb), a, b);
+  }
+
+  /**
+   * The gradient of a convolution (x, w): {@code dxOp(dy, w)} with the input's shape as {@code
+   * input_shape} and {@code dwOp(dy, x)} with the weight's as {@code filter_shape}, each where it
+   * is needed. Conv2D's and Conv3D's.
+   */
+  static GradRule convolutionGrad(String dxOp, String dwOp) {
+    return g -> {
+      Attrs a = g.attrs();
+      Tensor dx =
+          g.needs(0)
+              ? g.op(dxOp, a.with("input_shape", g.in(0).shape().dims()), g.dout(0), g.in(1))
+              : null;
+      Tensor dw =
+          g.needs(1)
+              ? g.op(dwOp, a.with("filter_shape", g.in(1).shape().dims()), g.dout(0), g.in(0))
+              : null;
+      return new Tensor[] {dx, dw};
+    };
   }
 }

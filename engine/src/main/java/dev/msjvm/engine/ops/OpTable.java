@@ -30,6 +30,7 @@ public final class OpTable {
             MathOps.defs(),
             LinalgOps.defs(),
             NnOps.defs(),
+            Nn3dOps.defs(),
             AttentionOps.defs(),
             IndexOps.defs(),
             OptimizerOps.defs(),

@@ -297,29 +297,7 @@ public final class Convolution {
               + w.rank()
               + ".");
     }
-    if (x.dim(1) != w.dim(1) * group) {
-      throw MsException.valueError(
-          "For '"
-              + op
-              + "', 'C_in' of input 'x' shape divide by parameter 'group' must be equal to 'C_in'"
-              + " of input 'weight' shape: "
-              + w.dim(1)
-              + ", but got 'C_in' of input 'x' shape: "
-              + x.dim(1)
-              + ", and 'group': "
-              + group
-              + ".");
-    }
-    if (w.dim(0) % group != 0) {
-      throw MsException.valueError(
-          "For '"
-              + op
-              + "', 'out_channel' must be divisible by 'group', but got 'out_channel': "
-              + w.dim(0)
-              + " and 'group': "
-              + group
-              + ".");
-    }
+    checkGroups(op, x, w, group);
     checkPositive(op, "stride", stride, 2);
     checkPositive(op, "dilation", dilation, 2);
     if (pad.length != 4) {
@@ -382,6 +360,37 @@ public final class Convolution {
         lead,
         stride,
         dilation);
+  }
+
+  /**
+   * The channel checks every convolution makes, in MindSpore's order and texts: {@code C_in} of the
+   * input equals {@code group} times {@code C_in} of the weight, and {@code out_channel} is a
+   * multiple of {@code group}. Shared with {@link Convolution3d}.
+   */
+  static void checkGroups(String op, Shape x, Shape w, int group) {
+    if (x.dim(1) != w.dim(1) * group) {
+      throw MsException.valueError(
+          "For '"
+              + op
+              + "', 'C_in' of input 'x' shape divide by parameter 'group' must be equal to 'C_in'"
+              + " of input 'weight' shape: "
+              + w.dim(1)
+              + ", but got 'C_in' of input 'x' shape: "
+              + x.dim(1)
+              + ", and 'group': "
+              + group
+              + ".");
+    }
+    if (w.dim(0) % group != 0) {
+      throw MsException.valueError(
+          "For '"
+              + op
+              + "', 'out_channel' must be divisible by 'group', but got 'out_channel': "
+              + w.dim(0)
+              + " and 'group': "
+              + group
+              + ".");
+    }
   }
 
   private static void checkPositive(String op, String name, int[] v, int len) {

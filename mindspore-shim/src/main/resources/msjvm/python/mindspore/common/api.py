@@ -49,11 +49,30 @@ class _GraphExecutor:
         except (TypeError, ValueError):
             pass
         nodes = host().graphInfo(entry[0], arg_names)
-        return {"@graph_0": {name: {"inputs": list(inputs), "attrs": dict(attrs)} for name, inputs, attrs in nodes}}
+        return {"@graph_0": {name: {"inputs": list(inputs), "attrs": {k: _shown_attr(k, v) for k, v in dict(attrs).items()}}
+                             for name, inputs, attrs in nodes}}
 
     def get_strategy(self, phase):
         cell, _ = self._cell(phase)
         return dict(cell.__dict__.get("_msjvm_shard_strategies", {}))
+
+
+# Attributes MindSpore holds as lists (MakeListValue: NeighborExchangeV2's, which a partitioned Conv3D or
+# MaxPool3D gets); its other sequence attributes are tuples.
+_LIST_ATTRS = frozenset(("send_rank_ids", "send_lens", "recv_rank_ids", "recv_lens"))
+
+
+def _shown_attr(name, value):
+    """An attribute as MindSpore's get_parallel_graph_info gives it: scalars and strings as they are,
+    a sequence as the text of its value ('[0, 1, 0, 1]' for a list, '(1, 1)' for a tuple)."""
+    if isinstance(value, (str, bool, int, float)) or value is None:
+        return value
+    try:
+        items = [_shown_attr(name, v) for v in value]
+    except TypeError:
+        return value
+    text = ", ".join(str(v) for v in items)
+    return f"[{text}]" if name in _LIST_ATTRS else f"({text})"
 
 
 class _CellGraphExecutor:

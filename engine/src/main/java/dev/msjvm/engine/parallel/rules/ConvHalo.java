@@ -64,11 +64,13 @@ final class ConvHalo {
   private final Dim[] dims;
   private final boolean repadded;
   private final String problem;
+  private final String format;
 
-  private ConvHalo(Dim[] dims, boolean repadded, String problem) {
+  private ConvHalo(Dim[] dims, boolean repadded, String problem, String format) {
     this.dims = dims;
     this.repadded = repadded;
     this.problem = problem;
+    this.format = format;
   }
 
   /**
@@ -79,12 +81,32 @@ final class ConvHalo {
   static ConvHalo of(Attrs attrs, Shape x, Shape w, Shape out, int hSplit, int wSplit) {
     String mode = NnRules.padMode(attrs, "valid");
     int[] stride = NnRules.pair(attrs, "stride");
-    int[] pad = padList(attrs, mode, x, w, out, stride);
+    int[] extent = {NnRules.extent(attrs, w, 0), NnRules.extent(attrs, w, 1)};
+    int[] pad = padList(attrs, mode, x, extent, out, stride);
+    return of(mode, extent, stride, pad, x, out, hSplit, wSplit, "NCHW");
+  }
+
+  /**
+   * The halo plan of a window op whose dims 2 and 3 (H and W of NCHW, D and H of NCDHW: {@code
+   * format}) may exchange: the windows' reach {@code extent} and {@code stride} along them, their
+   * pads {@code pad} (before and after each, as MindSpore's Info holds them once adjusted), the
+   * global input and output shapes, the two splits. Mode "valid" never exchanges.
+   */
+  static ConvHalo of(
+      String mode,
+      int[] extent,
+      int[] stride,
+      int[] pad,
+      Shape x,
+      Shape out,
+      int split2,
+      int split3,
+      String format) {
     Dim[] dims = new Dim[2];
     String problem = null;
-    int[] splits = {hSplit, wSplit};
+    int[] splits = {split2, split3};
     for (int a = 0; a < 2; a++) {
-      int k = NnRules.extent(attrs, w, a);
+      int k = extent[a];
       int in = x.dim(2 + a);
       int o = out.dim(2 + a);
       int split = splits[a];
@@ -125,7 +147,7 @@ final class ConvHalo {
     if (problem == null) {
       problem = overlapProblem(dims, x);
     }
-    return new ConvHalo(dims, !mode.equals("valid") && (hSplit > 1 || wSplit > 1), problem);
+    return new ConvHalo(dims, !mode.equals("valid") && (split2 > 1 || split3 > 1), problem, format);
   }
 
   /** MindSpore's refusal of this split (its log text without the {@code <Name>Info: }), or null. */
@@ -147,9 +169,25 @@ final class ConvHalo {
     if (!repadded) {
       return attrs;
     }
-    int[] h = dims[0].pads(bias(x, 2, rank));
-    int[] w = dims[1].pads(bias(x, 3, rank));
-    return attrs.with("pad_mode", "pad").with("pad", List.of(h[0], h[1], w[0], w[1]));
+    int[] p = localPads(x, rank);
+    return attrs.with("pad_mode", "pad").with("pad", List.of(p[0], p[1], p[2], p[3]));
+  }
+
+  /**
+   * Whether a split dim 2 or 3 makes the local op pad its slice its own way ({@link #localPads}).
+   */
+  boolean repadded() {
+    return repadded;
+  }
+
+  /**
+   * Rank {@code rank}'s pads (before and after dim 2, before and after dim 3) for its local op:
+   * those of the global op where a dim does not exchange, else only the outer ones.
+   */
+  int[] localPads(TensorLayout x, int rank) {
+    int[] a = dims[0].pads(bias(x, 2, rank));
+    int[] b = dims[1].pads(bias(x, 3, rank));
+    return new int[] {a[0], a[1], b[0], b[1]};
   }
 
   /**
@@ -190,7 +228,24 @@ final class ConvHalo {
         "recv_lens",
         java.util.Arrays.stream(recvLens).boxed().toList(),
         "data_format",
-        "NCHW");
+        format);
+  }
+
+  /**
+   * The shape of rank {@code rank}'s framed slice of {@code x}: its slice grown on dims 2 and 3 by
+   * the rows and columns it receives ({@link #exchangeAttrs}), the slice itself where it receives
+   * none. The input gradient of a split convolution or pooling is computed at this shape and its
+   * frame sent back.
+   */
+  int[] framedShape(TensorLayout x, int rank) {
+    int[] framed = x.sliceShape().toArray();
+    Attrs ex = exchangeAttrs(x, rank);
+    if (ex != null) {
+      List<Integer> recv = ex.ints("recv_lens");
+      framed[2] += recv.get(0) + recv.get(1);
+      framed[3] += recv.get(2) + recv.get(3);
+    }
+    return framed;
   }
 
   /**
@@ -296,10 +351,10 @@ final class ConvHalo {
    * trimmed of rows the stride never reaches (Conv2DInfo::AdjustPadList), "valid" none.
    */
   private static int[] padList(
-      Attrs attrs, String mode, Shape x, Shape w, Shape out, int[] stride) {
+      Attrs attrs, String mode, Shape x, int[] extent, Shape out, int[] stride) {
     int[] pad = NnRules.pads(attrs);
     for (int a = 0; a < 2; a++) {
-      int k = NnRules.extent(attrs, w, a);
+      int k = extent[a];
       int in = x.dim(2 + a);
       switch (mode) {
         case "same" -> {
@@ -307,13 +362,19 @@ final class ConvHalo {
           pad[2 * a] = needed / 2;
           pad[2 * a + 1] = needed - needed / 2;
         }
-        case "pad" -> {
-          int useless = (in + pad[2 * a] + pad[2 * a + 1] - k) % stride[a];
-          pad[2 * a + 1] = useless > pad[2 * a + 1] ? 0 : pad[2 * a + 1] - useless;
-        }
+        case "pad" -> pad[2 * a + 1] = trimmed(in, pad[2 * a], pad[2 * a + 1], k, stride[a]);
         default -> {}
       }
     }
     return pad;
+  }
+
+  /**
+   * AdjustPadList along one dim: the trailing pad less the rows the stride never reaches ({@code
+   * (in + before + after - k) % stride}), 0 where that exceeds it.
+   */
+  static int trimmed(int in, int before, int after, int k, int stride) {
+    int useless = (in + before + after - k) % stride;
+    return useless > after ? 0 : after - useless;
   }
 }

@@ -88,16 +88,8 @@ public final class NnRules {
             (attrs, s, rank) -> {
               TensorLayout dx = s.outputLayouts().get(0);
               ConvHalo halo = inputGradHalo(attrs, s);
-              Attrs ex = halo.exchangeAttrs(dx, rank);
-              Shape slice = dx.sliceShape();
-              int[] framed = slice.toArray();
-              if (ex != null) {
-                List<Integer> recv = ex.ints("recv_lens");
-                framed[2] += recv.get(0) + recv.get(1);
-                framed[3] += recv.get(2) + recv.get(3);
-              }
               return halo.localAttrs(attrs, dx, rank)
-                  .with("input_shape", List.of(framed[0], framed[1], framed[2], framed[3]));
+                  .with("input_shape", Shape.of(halo.framedShape(dx, rank)).dims());
             })
         .lowering(
             (attrs, s, rank) ->

@@ -682,6 +682,53 @@ final class RuleCases {
             "Conv2DBackpropFilter",
             valid.with("filter_shape", List.of(4, 4, 3, 3)),
             List.of(g.f(4, 4, 3, 3), g.f(4, 4, 5, 5))));
+    // NCDHW: D and H split with halo exchanges (W whole), as a Conv3D, its two gradients, a
+    // MaxPool3D and its gradient; a stride-2 "pad" window whose trailing pad AdjustPadList trims.
+    Attrs same3 = conv3d("same", List.of(0, 0, 0, 0, 0, 0), 1);
+    Attrs pad3 = conv3d("pad", List.of(1, 1, 1, 1, 0, 1), 2);
+    c.add(
+        new Case(
+            "Conv3D same 4x4x2", "Conv3D", same3, List.of(g.f(2, 2, 4, 4, 2), g.f(2, 2, 3, 3, 2))));
+    c.add(
+        new Case(
+            "Conv3D pad stride=2",
+            "Conv3D",
+            pad3,
+            List.of(g.f(2, 2, 6, 6, 2), g.f(2, 2, 3, 3, 1))));
+    c.add(
+        new Case(
+            "Conv3D valid group=2",
+            "Conv3D",
+            conv3d("valid", List.of(0, 0, 0, 0, 0, 0), 1).with("groups", 2).with("out_channel", 4),
+            List.of(g.f(2, 4, 4, 4, 2), g.f(4, 2, 1, 1, 1))));
+    c.add(
+        new Case(
+            "Conv3DBackpropInput same 4x4x2",
+            "Conv3DBackpropInput",
+            same3.with("input_shape", List.of(2, 2, 4, 4, 2)),
+            List.of(g.f(2, 2, 4, 4, 2), g.f(2, 2, 3, 3, 2))));
+    c.add(
+        new Case(
+            "Conv3DBackpropFilter pad stride=2",
+            "Conv3DBackpropFilter",
+            pad3.with("filter_shape", List.of(2, 2, 3, 3, 1)),
+            List.of(g.f(2, 2, 3, 3, 2), g.f(2, 2, 6, 6, 2))));
+    Attrs max3 = pool3d("SAME", List.of(0, 0, 0, 0, 0, 0), 3, 1);
+    Attrs maxPad3 = pool3d("CALCULATED", List.of(1, 1, 1, 0, 0, 0), 3, 2);
+    c.add(new Case("MaxPool3D same", "MaxPool3D", max3, List.of(g.f(2, 2, 4, 4, 2))));
+    c.add(new Case("MaxPool3D pad stride=2", "MaxPool3D", maxPad3, List.of(g.f(2, 2, 6, 6, 3))));
+    c.add(
+        new Case(
+            "MaxPool3DGrad same",
+            "MaxPool3DGrad",
+            max3,
+            List.of(g.f(2, 2, 4, 4, 2), g.f(2, 2, 4, 4, 2))));
+    c.add(
+        new Case(
+            "MaxPool3DGrad pad stride=2",
+            "MaxPool3DGrad",
+            maxPad3,
+            List.of(g.f(2, 2, 6, 6, 3), g.f(2, 2, 3, 3, 1))));
     Attrs max = pool("VALID", 2, 2);
     Attrs avg = pool("SAME", 3, 2);
     c.add(new Case("MaxPool", "MaxPool", max, List.of(g.f(4, 4, 4, 4))));
@@ -703,6 +750,36 @@ final class RuleCases {
         List.of(1, 1, dilation, dilation),
         "group",
         1);
+  }
+
+  /** Conv3D's attributes as its primitive stores them (3-D kernel read from the weight). */
+  static Attrs conv3d(String padMode, List<Integer> pad, int stride) {
+    return Attrs.of(
+        "pad_mode",
+        padMode,
+        "pad",
+        pad,
+        "strides",
+        List.of(1, 1, stride, stride, stride),
+        "dilations",
+        List.of(1, 1, 1, 1, 1),
+        "groups",
+        1);
+  }
+
+  /** MaxPool3D's attributes as its primitive stores them. */
+  static Attrs pool3d(String padMode, List<Integer> padList, int kernel, int stride) {
+    return Attrs.of(
+        "kernel_size",
+        List.of(1, 1, kernel, kernel, kernel),
+        "strides",
+        List.of(1, 1, stride, stride, stride),
+        "pad_mode",
+        padMode,
+        "pad_list",
+        padList,
+        "ceil_mode",
+        0);
   }
 
   static Attrs pool(String padMode, int kernel, int stride) {

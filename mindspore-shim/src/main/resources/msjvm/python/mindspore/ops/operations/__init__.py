@@ -535,8 +535,8 @@ class Broadcast(Primitive):
 
 
 from mindspore.ops.operations._nn_ops import (AdaptiveAvgPool2D, Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat,  # noqa: E402
-                                              Conv2D, Dropout, Gather, GatherNd, GeLU, Identity, LayerNorm,
-                                              MaxPool, ScatterNd,
+                                              Conv2D, Conv3D, Dropout, Gather, GatherNd, GeLU, Identity, LayerNorm,
+                                              MaxPool, MaxPool3D, ScatterNd,
                                               OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
                                               SparseSoftmaxCrossEntropyWithLogits, Split, SplitV, KLDivLoss, PadV3,

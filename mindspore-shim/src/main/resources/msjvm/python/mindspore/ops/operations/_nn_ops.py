@@ -154,6 +154,112 @@ class AvgPool(_Pool):
     """Average pooling over NCHW windows."""
 
 
+class Conv3D(Primitive):
+    """3-D convolution over NCDHW input with an ``[out, in / group, kd, kh, kw]`` weight; attributes as
+    MindSpore's (``strides``/``dilations`` as (1, 1, d, h, w), ``pad`` six ints, ``groups``)."""
+
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
+                 group=1, data_format="NCDHW"):
+        from mindspore import _checkparam as validator  # pylint: disable=import-outside-toplevel
+        from mindspore import context  # pylint: disable=import-outside-toplevel
+        super().__init__("Conv3D")
+        name = self.name
+        self.kernel_size = validator._check_3d_int_or_tuple("kernel_size", kernel_size, name)
+        self.add_prim_attr("kernel_size", self.kernel_size)
+        self.stride = validator._check_3d_int_or_tuple("stride", stride, name, allow_five=False, ret_five=True)
+        self.add_prim_attr("strides", self.stride)
+        ascend = context.get_context("device_target").lower() == "ascend"
+        self.dilation = validator._check_3d_int_or_tuple("dilation", dilation, name, allow_five=False,
+                                                         ret_five=True, third_one=ascend)
+        self.add_prim_attr("dilations", self.dilation)
+        validator.check_value_type("pad", pad, (int, tuple), name)
+        if isinstance(pad, int):
+            pad = (pad,) * 6
+        if len(pad) != 6:
+            raise ValueError(f"For '{name}', attr 'pad' must be an positive int number or a tuple of "
+                             f"six positive int numbers, but got {pad}.")
+        validator.check_value_type("pad_mode", pad_mode, [str], name)
+        self.pad_mode = validator.check_string(pad_mode.lower(), ["valid", "same", "pad"], "pad_mode", name)
+        self.add_prim_attr("pad_mode", self.pad_mode)
+        if self.pad_mode != "pad" and pad != (0, 0, 0, 0, 0, 0):
+            raise ValueError(f"For '{name}', the 'pad' must be zero or (0, 0, 0, 0, 0, 0) when 'pad_mode' "
+                             f"is not \"pad\", but got 'pad' is {pad} and 'pad_mode' is {pad_mode}.")
+        self.add_prim_attr("pad", pad)
+        self.padding = pad
+        if self.pad_mode == "pad":
+            for item in pad:
+                validator.check_non_negative_int(item, "pad item", name)
+        self.mode = validator.check_int(mode, 1, validator.EQ, "mode", name)
+        self.add_prim_attr("mode", self.mode)
+        self.format = validator.check_string(data_format, ["NCDHW"], "data_format", name)
+        self.add_prim_attr("data_format", self.format)
+        self.out_channel = validator.check_positive_int(out_channel, "out_channel", name)
+        self.add_prim_attr("out_channel", self.out_channel)
+        validator.check_value_type("group", group, (int,), name)
+        validator.check_int_range(group, 1, out_channel, validator.INC_BOTH, "group", name)
+        if self.out_channel % group != 0:
+            raise ValueError("The argument 'group' should be divisible by 'out_channel'")
+        if ascend and group != 1:
+            raise ValueError("On Ascend platform, group = 1 must be satisfied.")
+        self.group = group
+        self.add_prim_attr("groups", self.group)
+        self.add_prim_attr("offset_x", 0)
+
+    def __call__(self, x, w):
+        _check_tensors("Conv3D", ("x", "w"), (x, w))
+        return self._run_engine(x, w)
+
+
+class MaxPool3D(Primitive):
+    """Max pooling over NCDHW windows; ``kernel_size``/``strides`` kept as (1, 1, d, h, w), ``pad_mode``
+    upper-case ("PAD" stored as "CALCULATED"), ``pad_list`` six ints, ``ceil_mode`` 0 or 1."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
+                 data_format="NCDHW"):
+        from mindspore import _checkparam as validator  # pylint: disable=import-outside-toplevel
+        super().__init__("MaxPool3D")
+        name = self.name
+        validator.check_value_type("kernel_size", kernel_size, [int, tuple], name)
+        validator.check_value_type("strides", strides, [int, tuple], name)
+        validator.check_value_type("pad_mode", pad_mode, [str], name)
+        self.pad_mode = validator.check_string(pad_mode.upper(), ["VALID", "SAME", "PAD"], "pad_mode", name)
+        if pad_mode.upper() == "PAD":
+            self.pad_mode = "CALCULATED"
+        self.add_prim_attr("pad_mode", self.pad_mode)
+        self.data_format = validator.check_string(data_format, ["NCDHW"], "data_format", name)
+        self.kernel_size = validator._check_3d_int_or_tuple("kernel_size", kernel_size, name, ret_five=True)
+        self.add_prim_attr("kernel_size", self.kernel_size)
+        self.strides = validator._check_3d_int_or_tuple("strides", strides, name, ret_five=True)
+        self.add_prim_attr("strides", self.strides)
+        if ceil_mode is None:
+            self.ceil_mode = False
+        else:
+            self.ceil_mode = validator.check_value_type("ceil_mode", ceil_mode, [bool], name)
+            if self.pad_mode != "CALCULATED":
+                raise ValueError("When the 'pad_mode' is 'same' or 'valid', the 'ceil_mode' only supports 'None'.")
+        self.add_prim_attr("ceil_mode", int(self.ceil_mode))
+        validator.check_value_type("pad_list", pad_list, (int, tuple), name)
+        self.pad_list = pad_list
+        if isinstance(self.pad_list, int):
+            self.pad_list = (self.pad_list,) * 6
+        if len(self.pad_list) == 3:
+            self.pad_list = (pad_list[0], pad_list[0], pad_list[1], pad_list[1], pad_list[2], pad_list[2])
+        if len(self.pad_list) != 3 and len(self.pad_list) != 6:
+            raise ValueError(f"For '{name}', attr 'pad_list' must be an positive int number or a tuple of "
+                             f"three or six positive int numbers, but got {len(self.pad_list)} numbers.")
+        if self.pad_mode != "CALCULATED" and self.pad_list != (0, 0, 0, 0, 0, 0):
+            raise ValueError(f"For '{name}', the 'pad_list' must be zero or (0, 0, 0, 0, 0, 0) when 'pad_mode' "
+                             f"is not \"pad\", but got 'pad_list' is {pad_list} and 'pad_mode' is {pad_mode}.")
+        if self.pad_mode == "CALCULATED":
+            for item in self.pad_list:
+                validator.check_non_negative_int(item, "pad_list item", name)
+        self.add_prim_attr("pad_list", self.pad_list)
+
+    def __call__(self, x):
+        _check_tensors("MaxPool3D", ("x",), (x,))
+        return self._run_engine(x)
+
+
 class AdaptiveAvgPool2D(Primitive):
     """Adaptive average pooling of NCHW or CHW input to ``output_size`` (an int, or (h, w) with None
     keeping that input dimension; stored with -1 for None, as MindSpore)."""
