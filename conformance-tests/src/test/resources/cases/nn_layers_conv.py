@@ -2,18 +2,7 @@
 # gradients w.r.t. input and weights, GRAPH_MODE equal to PYNATIVE, constructor errors.
 import mindspore as ms
 from mindspore import Tensor, nn
-from _case_util import attempt, rounded
-
-
-def fix(v):
-    """5 significant digits and at most 4 decimals (float32 sums differ in the last bits)."""
-    if isinstance(v, list):
-        return [fix(e) for e in v]
-    return float(f"{rounded(v):.4f}") + 0.0 if isinstance(v, float) else v
-
-
-def vals(t):
-    return fix(t.tolist())
+from _case_util import attempt, fix, vals
 
 
 class SumOf(nn.Cell):

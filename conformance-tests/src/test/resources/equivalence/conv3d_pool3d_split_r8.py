@@ -7,7 +7,9 @@
 # gradient's frame back. Covered: Conv3D 'same' with D 2 x H 4 (a 3-D U-Net block: Conv3D, ReLU,
 # MaxPool3D 'same' keeping the split), 'pad' 1 with stride 2 and MindSpore's trimmed tail pads (only
 # the leading overlap), a batch and c-out split beside D, a grouped Conv3D, 'valid' without overlap,
-# MaxPool3D 'pad' with stride 2 (its tail pad trimmed); then sharding propagation from a configured ReLU.
+# MaxPool3D 'pad' with stride 2 (its tail pad trimmed), MaxPool3D and AvgPool3D with ceil_mode (a last
+# window past the padding, counted or not), AvgPool3D without counting the pads; then sharding
+# propagation from a configured ReLU.
 # Splits MindSpore refuses give its errors (the W dimension, an overlapping 'valid' window, a
 # negative overlap, an output not divisible by the split).
 import numpy as np
@@ -25,6 +27,11 @@ def values(shape, seed):
     return np.array([((i * 7 + seed * 3) % 17 - 8) / 16.0 for i in range(n)], np.float32).reshape(shape)
 
 
+def pool_op(pool):
+    """The pooling primitive of a case's (attributes, strategy[, name]); MaxPool3D by default."""
+    return getattr(ops, pool[2] if len(pool) > 2 else "MaxPool3D")
+
+
 class Net(nn.Cell):
     def __init__(self, conv, strategy, cin, cout, k, pool=None, relu=None):
         super().__init__()
@@ -38,7 +45,7 @@ class Net(nn.Cell):
             self.relu.shard(relu)
         self.pool = None
         if pool is not None:
-            self.pool = ops.MaxPool3D(**pool[0])
+            self.pool = pool_op(pool)(**pool[0])
             if pool[1] is not None:
                 self.pool.shard(pool[1])
         self.mean = ops.ReduceMean()
@@ -58,7 +65,7 @@ def run(conv, strategy, xshape, cout, k, steps=3, pool=None, relu=None):
     x = Tensor(values(xshape, 2))
     y = ops.Conv3D(out_channel=cout, kernel_size=k, **conv)(x, net.w)
     if pool is not None:
-        y = ops.MaxPool3D(**pool[0])(y)
+        y = pool_op(pool)(**pool[0])(y)
     target = Tensor(values(y.shape, 3))
     return [step(x, target).item() for _ in range(steps)], net.w, step
 
@@ -81,11 +88,21 @@ CASES = [
     ("same 3x3x3 + MaxPool3D pad 1 stride 2 (tail pad trimmed), H 4", dict(pad_mode="same"),
      ((1, 1, 1, 4, 1), (1, 1, 1, 1, 1)), (1, 2, 6, 16, 3), 2, (3, 3, 3),
      (dict(kernel_size=3, strides=2, pad_mode="pad", pad_list=1), ((1, 1, 1, 4, 1),))),
+    ("same 3x3x3 + MaxPool3D pad 1 stride 2 ceil_mode, D 2 x H 2", dict(pad_mode="same"),
+     ((1, 1, 2, 2, 1), (1, 1, 1, 1, 1)), (1, 2, 6, 6, 3), 2, (3, 3, 3),
+     (dict(kernel_size=3, strides=2, pad_mode="pad", pad_list=1, ceil_mode=True), ((1, 1, 2, 2, 1),))),
+    ("same 3x3x3 + AvgPool3D pad 1 stride 2 ceil_mode, D 2 x H 2", dict(pad_mode="same"),
+     ((1, 1, 2, 2, 1), (1, 1, 1, 1, 1)), (1, 2, 6, 6, 3), 2, (3, 3, 3),
+     (dict(kernel_size=3, strides=2, pad_mode="pad", pad=1, ceil_mode=True), ((1, 1, 2, 2, 1),), "AvgPool3D")),
+    ("same 3x3x3 + AvgPool3D pad 1 not counting pads, D 2 x H 4", dict(pad_mode="same"),
+     ((1, 1, 2, 4, 1), (1, 1, 1, 1, 1)), (1, 2, 8, 8, 3), 2, (3, 3, 3),
+     (dict(kernel_size=3, strides=1, pad_mode="pad", pad=1, count_include_pad=False), ((1, 1, 2, 4, 1),),
+      "AvgPool3D")),
 ]
 
 for name, conv, strategy, xshape, cout, k, pool in CASES:
     ms.set_auto_parallel_context(parallel_mode="stand_alone")
-    ref, ref_w, _ = run(conv, None, xshape, cout, k, pool=(pool[0], None) if pool else None)
+    ref, ref_w, _ = run(conv, None, xshape, cout, k, pool=(pool[0], None) + pool[2:] if pool else None)
     ms.reset_auto_parallel_context()
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", dataset_strategy="full_batch")
     losses, w, step = run(conv, strategy, xshape, cout, k, pool=pool)

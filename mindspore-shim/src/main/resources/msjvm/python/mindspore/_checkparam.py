@@ -56,6 +56,13 @@ def check_non_negative_int(arg_value, arg_name=None, prim_name=None):
     return _check_number(arg_value, 0, GE, int, arg_name, prim_name)
 
 
+def check_non_negative_int_sequence(sequence, arg_name=None, prim_name=None):
+    """Each element of ``sequence`` a non-negative int (MindSpore's texts, ``name[i]``)."""
+    for idx, element in enumerate(sequence):
+        _check_number(element, 0, GE, int, f"{arg_name if arg_name else 'arg_name'}[{idx}]", prim_name)
+    return sequence
+
+
 def check_positive_float(arg_value, arg_name=None, prim_name=None):
     return _check_number(arg_value, 0, GT, float, arg_name, prim_name)
 

@@ -13,16 +13,18 @@ import java.util.EnumSet;
 import java.util.List;
 
 /**
- * MindSpore's Conv3D and MaxPool3D on NCDHW tensors, with their gradients (Conv3DBackpropInput,
- * Conv3DBackpropFilter, MaxPool3DGrad), MindSpore 2.10's inference checks and texts (conv3d.cc,
- * max_pool3d.cc), and their sharding rules ({@link Nn3dRules}).
+ * MindSpore's Conv3D, MaxPool3D and AvgPool3D on NCDHW tensors, with their gradients
+ * (Conv3DBackpropInput, Conv3DBackpropFilter, MaxPool3DGrad, AvgPool3DGrad), MindSpore 2.10's
+ * inference checks and texts (conv3d.cc, max_pool3d.cc, avg_pool_3d.cc), and their sharding rules
+ * ({@link Nn3dRules}).
  *
  * <p>The window geometry (pads per mode, output size) is {@link Window3d}'s, read from the same
  * attributes in the inference, the kernel and the sharding rule. The gradients get the forward's
  * attributes plus {@code input_shape} or {@code filter_shape} (as Conv2D's do), so a partitioned
  * rank's local pads reach them the same way. Conv3D's gradient is MindSpore's bprop: dx =
  * Conv3DBackpropInput(dy, w), dw = Conv3DBackpropFilter(dy, x); MaxPool3D's is MaxPool3DGrad(x, dy)
- * (the gradient goes to the first maximum of each window).
+ * (the gradient goes to the first maximum of each window); AvgPool3D's is AvgPool3DGrad(dy) with
+ * the input's shape as {@code origin_input_shape} (MindSpore passes it as a first input).
  */
 public final class Nn3dOps {
   private Nn3dOps() {}
@@ -32,6 +34,9 @@ public final class Nn3dOps {
           EnumSet.of(DType.FLOAT16, DType.FLOAT32, DType.BFLOAT16),
           "x",
           "Tensor[BFloat16], Tensor[Float16], Tensor[Float32]");
+
+  private static final AcceptedTypes GRAD_TYPES =
+      new AcceptedTypes(AcceptedTypes.FLOATS, "grad", AcceptedTypes.FLOAT3);
 
   private static final AcceptedTypes POOL_TYPES =
       new AcceptedTypes(AcceptedTypes.FLOATS, "x", AcceptedTypes.FLOAT3);
@@ -150,7 +155,95 @@ public final class Nn3dOps {
                       return in.get(0);
                     }))
             .role(CostRole.GENERAL)
-            .shards(Nn3dRules.maxPool3dGrad()));
+            .shards(Nn3dRules.maxPool3dGrad()),
+        OpDef.of(
+                "AvgPool3D",
+                c -> {
+                  Window3d g = avgPool3dWindow(c.attrs(), c.in(0).type());
+                  return one(
+                      Pooling3d.avgPool3d(
+                          c.in(0),
+                          g.kernel(),
+                          g.stride(),
+                          g.pad(),
+                          g.out(),
+                          countIncludePad(c.attrs()),
+                          c.attrs().integer("divisor_override", 0)));
+                },
+                g ->
+                    one(
+                        g.op(
+                            "AvgPool3DGrad",
+                            g.attrs().with("origin_input_shape", g.in(0).shape().dims()),
+                            g.dout(0))))
+            .infers(
+                Infer.one(
+                    (a, in) -> {
+                      Window3d g = avgPool3dWindow(a, in.get(0));
+                      Shape x = in.get(0).shape();
+                      return in.get(0).withShape(g.outShape(x.dim(0), x.dim(1)));
+                    }))
+            .role(CostRole.GENERAL)
+            .shards(Nn3dRules.avgPool3d()),
+        OpDef.of(
+                "AvgPool3DGrad",
+                c -> {
+                  Shape x = new Shape(c.attrs().ints("origin_input_shape"));
+                  Window3d g = Window3d.avgPool3d("AvgPool3DGrad", c.attrs(), x);
+                  return one(
+                      Pooling3d.avgPool3dGrad(
+                          x,
+                          c.in(0),
+                          g.kernel(),
+                          g.stride(),
+                          g.pad(),
+                          countIncludePad(c.attrs()),
+                          c.attrs().integer("divisor_override", 0)));
+                },
+                GradRule.UNDEFINED)
+            .infers(
+                Infer.one(
+                    (a, in) -> {
+                      Shape x = new Shape(a.ints("origin_input_shape"));
+                      rank("AvgPool3DGrad", "grad_rank", in.get(0).shape());
+                      Window3d g = Window3d.avgPool3d("AvgPool3DGrad", a, x);
+                      Shape y = g.outShape(x.dim(0), x.dim(1));
+                      if (!in.get(0).shape().equals(y)) {
+                        throw MsException.valueError(
+                            "For 'AvgPool3DGrad', the shape of 'grads' must be "
+                                + y
+                                + ", but got "
+                                + in.get(0).shape()
+                                + ".");
+                      }
+                      GRAD_TYPES.check("AvgPool3DGrad", in.get(0).dtype());
+                      return in.get(0).withShape(x);
+                    }))
+            .role(CostRole.GENERAL)
+            .shards(Nn3dRules.avgPool3dGrad()));
+  }
+
+  private static boolean countIncludePad(Attrs a) {
+    Object v = a.has("count_include_pad") ? a.get("count_include_pad") : Boolean.TRUE;
+    return v instanceof Boolean b ? b : v instanceof Number n && n.intValue() != 0;
+  }
+
+  /** AvgPool3D's inference (avg_pool_3d.cc): rank 5, its window, a positive output, its types. */
+  private static Window3d avgPool3dWindow(Attrs a, AbstractTensor x) {
+    String op = "AvgPool3D";
+    POOL_TYPES.check(op, x.dtype()); // AvgPool3DInfer: the type before the shape
+    rank(op, "x_rank", x.shape());
+    Window3d g = Window3d.avgPool3d(op, a, x.shape());
+    Shape out = g.outShape(x.shape().dim(0), x.shape().dim(1));
+    if (out.dims().stream().anyMatch(v -> v <= 0)) {
+      throw MsException.runtimeError(
+          "For '"
+              + op
+              + "', output shape's all elements must be positive, but got shape: "
+              + MsException.vector(out.dims())
+              + ".Please check input parameter!");
+    }
+    return g;
   }
 
   private static int groups(Attrs a) {

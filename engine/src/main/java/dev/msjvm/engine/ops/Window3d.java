@@ -15,8 +15,9 @@ import java.util.Locale;
  * <p>Conv3D's attributes: {@code kernel_size} (3), {@code strides} and {@code dilations} (5, the
  * last three used), {@code pad} (6), {@code pad_mode} ("valid", "same", "pad"). MaxPool3D's: {@code
  * kernel_size} and {@code strides} (5), {@code pad_list} (6), {@code pad_mode} ("VALID", "SAME",
- * "CALCULATED" or "PAD"), {@code ceil_mode}. Example: MaxPool3D kernel 3, stride 1, mode "same" on
- * a 16x16x16 volume pads (1, 1, 1, 1, 1, 1) and keeps 16x16x16.
+ * "CALCULATED" or "PAD"), {@code ceil_mode}; AvgPool3D's the same ({@code ceil_mode} a bool).
+ * Example: MaxPool3D kernel 3, stride 1, mode "same" on a 16x16x16 volume pads (1, 1, 1, 1, 1, 1)
+ * and keeps 16x16x16.
  */
 public record Window3d(
     String mode, int[] kernel, int[] extent, int[] stride, int[] dilation, int[] pad, int[] out) {
@@ -71,7 +72,7 @@ public record Window3d(
     int[] kernel = {ks.get(2), ks.get(3), ks.get(4)};
     int[] stride = {ss.get(2), ss.get(3), ss.get(4)};
     int[] pad = mode.equals("pad") ? six(a, "pad_list") : new int[6];
-    boolean ceil = a.has("ceil_mode") && ceilMode(a);
+    boolean[] ceil = ceilModes(a);
     int[] out = new int[3];
     String[] sides = {"head and tail", "top and bottom", "left and right"};
     String[] dims = {"depth", "height", "width"};
@@ -108,7 +109,7 @@ public record Window3d(
                     + ".");
           }
           double exact = (double) (in + padAll - kernel[i]) / stride[i] + 1;
-          if (ceil) {
+          if (ceil[i]) {
             int o = (int) Math.ceil(exact);
             // FixCeil: the last window must start inside the input or its leading pad.
             out[i] = (o - 1) * stride[i] >= in + pad[2 * i] ? o - 1 : o;
@@ -121,13 +122,117 @@ public record Window3d(
     return new Window3d(mode, kernel, kernel.clone(), stride, new int[] {1, 1, 1}, pad, out);
   }
 
+  /**
+   * AvgPool3D(x)'s window (avg_pool_3d.cc's GetPadsByPadding and GetOutputShape): pads as
+   * MaxPool3D's, the pads of mode "pad" at most the kernel in sum, and the output size by the
+   * padded extent in every mode, rounded up with {@code ceil_mode} (a last window starting past the
+   * input and its leading pad dropped).
+   */
+  public static Window3d avgPool3d(String op, Attrs a, Shape x) {
+    Window3d base = pool3d(op, a.with("pad_mode", "VALID").without(List.of("ceil_mode")), x);
+    // pool3d's attribute checks; its valid-mode output is not used
+    String mode = mode(a, "valid");
+    if (mode.equals("calculated")) {
+      mode = "pad";
+    }
+    int[] kernel = base.kernel();
+    int[] stride = base.stride();
+    int[] pad = new int[6];
+    if (mode.equals("same")) {
+      for (int i = 0; i < 3; i++) {
+        int tail = x.dim(2 + i) % stride[i];
+        int needed = Math.max(tail > 0 ? kernel[i] - tail : kernel[i] - stride[i], 0);
+        pad[2 * i] = needed / 2;
+        pad[2 * i + 1] = needed - needed / 2;
+      }
+    } else if (mode.equals("pad")) {
+      pad = six(a, "pad_list");
+      if (pad[0] + pad[1] > kernel[0]
+          || pad[2] + pad[3] > kernel[1]
+          || pad[4] + pad[5] > kernel[2]) {
+        throw MsException.valueError(
+            "For '"
+                + op
+                + " the sum of the pads in the two directions should be less than or equal to the"
+                + " corresponding kernel size, but got pads: ("
+                + pad[0]
+                + ","
+                + pad[1]
+                + ","
+                + pad[2]
+                + ","
+                + pad[3]
+                + ","
+                + pad[4]
+                + ","
+                + pad[5]
+                + ") and kernel: ("
+                + kernel[0]
+                + ", "
+                + kernel[1]
+                + ", "
+                + kernel[2]
+                + ")");
+      }
+    }
+    boolean[] ceil = ceilModes(a);
+    int[] padded = new int[3];
+    for (int i = 0; i < 3; i++) {
+      padded[i] = x.dim(2 + i) + pad[2 * i] + pad[2 * i + 1];
+    }
+    if (!ceil[0] && (padded[0] < kernel[0] || padded[1] < kernel[1] || padded[2] < kernel[2])) {
+      throw MsException.runtimeError(
+          "For '"
+              + op
+              + ", size of input with the padding is (D:"
+              + padded[0]
+              + ", H:"
+              + padded[1]
+              + ", W:"
+              + padded[2]
+              + ") smaller than kernel size [const initializer_list]{"
+              + kernel[0]
+              + ", "
+              + kernel[1]
+              + ", "
+              + kernel[2]
+              + "}");
+    }
+    int[] out = new int[3];
+    for (int i = 0; i < 3; i++) {
+      if (ceil[i]) {
+        // C++'s truncating division, as avg_pool_3d.cc
+        int o = (padded[i] - kernel[i] + stride[i] - 1) / stride[i] + 1;
+        out[i] = (o - 1) * stride[i] >= x.dim(2 + i) + pad[2 * i] ? o - 1 : o;
+      } else {
+        out[i] = (padded[i] - kernel[i]) / stride[i] + 1;
+      }
+    }
+    return new Window3d(mode, kernel, kernel.clone(), stride, new int[] {1, 1, 1}, pad, out);
+  }
+
   /** The output shape for {@code n} images of {@code channels} channels. */
   public Shape outShape(int n, int channels) {
     return Shape.of(n, channels, out[0], out[1], out[2]);
   }
 
-  private static boolean ceilMode(Attrs a) {
+  /**
+   * {@code ceil_mode} per (d, h, w): MindSpore's one flag (a bool, or 0/1) for all three, or the
+   * three flags a partitioned rank's op gets (a split dimension rounds up only on its last slice).
+   */
+  public static boolean[] ceilModes(Attrs a) {
+    if (!a.has("ceil_mode")) {
+      return new boolean[3];
+    }
     Object v = a.get("ceil_mode");
+    if (v instanceof List<?> l) {
+      return new boolean[] {flag(l.get(0)), flag(l.get(1)), flag(l.get(2))};
+    }
+    boolean f = flag(v);
+    return new boolean[] {f, f, f};
+  }
+
+  private static boolean flag(Object v) {
     return v instanceof Boolean b ? b : v instanceof Number n && n.intValue() == 1;
   }
 

@@ -19,9 +19,10 @@ __all__ += ["LearningRateSchedule", "ExponentialDecayLR", "NaturalExpDecayLR", "
 from mindspore.nn.layer.conv import Conv2d  # noqa: E402
 from mindspore.nn.layer.embedding import Embedding  # noqa: E402
 from mindspore.nn.layer.normalization import BatchNorm1d, BatchNorm2d, LayerNorm, SyncBatchNorm  # noqa: E402
-from mindspore.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d  # noqa: E402
+from mindspore.nn.layer.pooling import AdaptiveAvgPool2d, AvgPool2d, AvgPool3d, MaxPool2d, MaxPool3d  # noqa: E402
 
-__all__ += ["Conv2d", "Embedding", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "SyncBatchNorm", "AvgPool2d", "MaxPool2d", "AdaptiveAvgPool2d"]
+__all__ += ["Conv2d", "Embedding", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "SyncBatchNorm", "AvgPool2d", "MaxPool2d", "AdaptiveAvgPool2d", "AvgPool3d",
+            "MaxPool3d"]
 # Loss scaling for mixed precision.
 from mindspore.nn.wrap import (DistributedGradReducer, DynamicLossScaleUpdateCell,  # noqa: E402
                                FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell)

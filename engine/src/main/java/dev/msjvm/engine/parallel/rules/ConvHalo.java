@@ -269,6 +269,11 @@ final class ConvHalo {
         t != -1 && l != -1 ? corners[3] : -1);
   }
 
+  /** Whether {@code rank} holds the last slice of {@code x} along {@code dim} (or it is whole). */
+  static boolean lastAlong(TensorLayout x, int dim, int rank) {
+    return bias(x, dim, rank) == x.strategy().get(dim) - 1;
+  }
+
   /** The slice index of {@code rank} along {@code dim} of {@code x}. */
   private static int bias(TensorLayout x, int dim, int rank) {
     int axis = x.deviceAxisOf(dim);

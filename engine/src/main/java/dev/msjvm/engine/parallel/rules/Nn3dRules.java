@@ -134,30 +134,40 @@ public final class Nn3dRules {
 
   /** MaxPool3D (MaxPool3DInfo). */
   public static ShardingRule maxPool3d() {
+    return poolForward("MaxPool3D");
+  }
+
+  /** AvgPool3D (AvgPool3DInfo, MaxPool3DInfo's checks and halo). */
+  public static ShardingRule avgPool3d() {
+    return poolForward("AvgPool3D");
+  }
+
+  /** A 3-D pooling {@code op}(x): D and H split with a halo, as Conv3D's input. */
+  private static ShardingRule poolForward(String op) {
     return ShardingRule.of(
             (attrs, shapes) ->
                 EinsumSpec.parse("ncdhw->ncdhw")
                     .outputShapes(
                         List.of(
-                            Window3d.pool3d("MaxPool3D", attrs, shapes.get(0))
+                            poolWindow(op, attrs, shapes.get(0))
                                 .outShape(shapes.get(0).dim(0), shapes.get(0).dim(1)))))
         .checking(
             (attrs, spec, s, shapes, n) ->
                 poolCheck(
-                    Window3d.pool3d("MaxPool3D", attrs, shapes.get(0)),
+                    poolWindow(op, attrs, shapes.get(0)),
                     shapes.get(0),
                     spec.outputShapes().get(0),
                     s.get(0)))
         .localizing(
-            (attrs, s, rank) ->
-                localPool(
-                    attrs, poolHalo(attrs, s.inputLayouts().get(0)), s.inputLayouts().get(0), rank))
+            (attrs, s, rank) -> {
+              TensorLayout x = s.inputLayouts().get(0);
+              return localPool(op, attrs, poolHalo(op, attrs, x), x, rank);
+            })
         .lowering(
-            (attrs, s, rank) ->
-                NodeSharding.Lowering.input(
-                    0,
-                    poolHalo(attrs, s.inputLayouts().get(0))
-                        .exchangeAttrs(s.inputLayouts().get(0), rank)))
+            (attrs, s, rank) -> {
+              TensorLayout x = s.inputLayouts().get(0);
+              return NodeSharding.Lowering.input(0, poolHalo(op, attrs, x).exchangeAttrs(x, rank));
+            })
         .offering(Nn3dRules::wholeVolumes);
   }
 
@@ -166,29 +176,65 @@ public final class Nn3dRules {
    * sent back to the neighbours it belongs to.
    */
   public static ShardingRule maxPool3dGrad() {
+    String op = "MaxPool3D";
     return ShardingRule.of(
             (attrs, shapes) ->
                 EinsumSpec.parse("ncdhw,ncdhw->ncdhw").outputShapes(List.of(shapes.get(0))))
         .checking(
             (attrs, spec, s, shapes, n) ->
                 poolCheck(
-                    Window3d.pool3d("MaxPool3D", attrs, shapes.get(0)),
-                    shapes.get(0),
-                    shapes.get(1),
-                    s.get(0)))
+                    poolWindow(op, attrs, shapes.get(0)), shapes.get(0), shapes.get(1), s.get(0)))
         .localizing(
-            (attrs, s, rank) ->
-                localPool(
-                    attrs, poolHalo(attrs, s.inputLayouts().get(0)), s.inputLayouts().get(0), rank))
+            (attrs, s, rank) -> {
+              TensorLayout x = s.inputLayouts().get(0);
+              return localPool(op, attrs, poolHalo(op, attrs, x), x, rank);
+            })
         .lowering(
             (attrs, s, rank) -> {
               TensorLayout x = s.inputLayouts().get(0);
-              Attrs ex = poolHalo(attrs, x).exchangeAttrs(x, rank);
+              Attrs ex = poolHalo(op, attrs, x).exchangeAttrs(x, rank);
               return ex == null
                   ? NodeSharding.Lowering.NONE
                   : new NodeSharding.Lowering(Map.of(0, ex), Map.of(0, ex), null);
             })
         .offering(Nn3dRules::wholeVolumes);
+  }
+
+  /**
+   * AvgPool3DGrad(dy) with {@code origin_input_shape}: the input gradient of the framed input
+   * (shape and pads localized), its frame sent back to the neighbours it belongs to.
+   */
+  public static ShardingRule avgPool3dGrad() {
+    String op = "AvgPool3D";
+    return ShardingRule.of(
+            (attrs, shapes) ->
+                EinsumSpec.parse("ncdhw->ncdhw")
+                    .outputShapes(List.of(new Shape(attrs.ints("origin_input_shape")))))
+        .checking(
+            (attrs, spec, s, shapes, n) -> {
+              Shape x = spec.outputShapes().get(0);
+              return poolCheck(poolWindow(op, attrs, x), x, shapes.get(0), s.get(0));
+            })
+        .localizing(
+            (attrs, s, rank) -> {
+              TensorLayout dx = s.outputLayouts().get(0);
+              ConvHalo halo = poolHalo(op, attrs, dx);
+              return localPool(op, attrs, halo, dx, rank)
+                  .with("origin_input_shape", Shape.of(halo.framedShape(dx, rank)).dims());
+            })
+        .lowering(
+            (attrs, s, rank) -> {
+              TensorLayout dx = s.outputLayouts().get(0);
+              return NodeSharding.Lowering.output(
+                  0, poolHalo(op, attrs, dx).exchangeAttrs(dx, rank));
+            })
+        .offering(Nn3dRules::wholeVolumes);
+  }
+
+  private static Window3d poolWindow(String op, Attrs attrs, Shape x) {
+    return op.equals("AvgPool3D")
+        ? Window3d.avgPool3d(op, attrs, x)
+        : Window3d.pool3d(op, attrs, x);
   }
 
   /** A strategy leaving input 0's D, H and W whole (what a strategy search is offered). */
@@ -202,11 +248,16 @@ public final class Nn3dRules {
 
   /** The halo plan of a window op over {@code x} (global NCDHW) split {@code split}. */
   private static ConvHalo halo(Window3d g, Shape x, Shape out, List<Integer> split) {
+    return halo(g, x, out, split, new boolean[3]);
+  }
+
+  private static ConvHalo halo(
+      Window3d g, Shape x, Shape out, List<Integer> split, boolean[] ceil) {
     return ConvHalo.of(
         g.mode(),
         new int[] {g.extent()[0], g.extent()[1]},
         new int[] {g.stride()[0], g.stride()[1]},
-        adjusted(g, x),
+        adjusted(g, x, ceil),
         x,
         out,
         split.get(2),
@@ -216,15 +267,19 @@ public final class Nn3dRules {
 
   /**
    * The D and H pads (head, tail, top, bottom) once AdjustPadList has trimmed, in mode "pad", the
-   * trailing pads of the planes and rows the stride never reaches.
+   * trailing pads of the planes and rows the stride never reaches. With {@code ceil_mode} (a
+   * pooling's) the tail is where the last window ends: longer than the pad where that window runs
+   * past it, so that the halo of every slice is that of a window that fits.
    */
-  private static int[] adjusted(Window3d g, Shape x) {
+  private static int[] adjusted(Window3d g, Shape x, boolean[] ceil) {
     int[] p = g.pad();
     int[] out = {p[0], p[1], p[2], p[3]};
-    if (g.mode().equals("pad")) {
-      for (int a = 0; a < 2; a++) {
-        out[2 * a + 1] =
-            ConvHalo.trimmed(x.dim(2 + a), p[2 * a], p[2 * a + 1], g.extent()[a], g.stride()[a]);
+    for (int a = 0; a < 2; a++) {
+      int in = x.dim(2 + a);
+      if (ceil[a]) {
+        out[2 * a + 1] = (g.out()[a] - 1) * g.stride()[a] + g.extent()[a] - in - p[2 * a];
+      } else if (g.mode().equals("pad")) {
+        out[2 * a + 1] = ConvHalo.trimmed(in, p[2 * a], p[2 * a + 1], g.extent()[a], g.stride()[a]);
       }
     }
     return out;
@@ -264,9 +319,14 @@ public final class Nn3dRules {
         x.strategy());
   }
 
-  private static ConvHalo poolHalo(Attrs attrs, TensorLayout x) {
-    Window3d g = Window3d.pool3d("MaxPool3D", attrs, x.shape());
-    return halo(g, x.shape(), g.outShape(x.shape().dim(0), x.shape().dim(1)), x.strategy());
+  private static ConvHalo poolHalo(String op, Attrs attrs, TensorLayout x) {
+    Window3d g = poolWindow(op, attrs, x.shape());
+    return halo(
+        g,
+        x.shape(),
+        g.outShape(x.shape().dim(0), x.shape().dim(1)),
+        x.strategy(),
+        Window3d.ceilModes(attrs));
   }
 
   /**
@@ -284,16 +344,41 @@ public final class Nn3dRules {
         .with("pad", List.of(p[0], p[1], p[2], p[3], all[4], all[5]));
   }
 
-  /** A rank's MaxPool3D attributes, as {@link #localConv} (MaxPool3DInfo's new pad list). */
-  private static Attrs localPool(Attrs attrs, ConvHalo halo, TensorLayout x, int rank) {
-    if (!halo.repadded()) {
+  /**
+   * A rank's MaxPool3D or AvgPool3D attributes, as {@link #localConv} (MaxPool3DInfo's new pad
+   * list).
+   */
+  private static Attrs localPool(String op, Attrs attrs, ConvHalo halo, TensorLayout x, int rank) {
+    boolean[] ceil = Window3d.ceilModes(attrs);
+    boolean rounds = ceil[0] || ceil[1] || ceil[2];
+    if (!halo.repadded() && !rounds) {
       return attrs;
     }
     int[] p = halo.localPads(x, rank);
-    int[] all = Window3d.pool3d("MaxPool3D", attrs, x.shape()).pad();
-    return attrs
-        .with("pad_mode", "PAD")
-        .with("pad_list", List.of(p[0], p[1], p[2], p[3], all[4], all[5]));
+    int[] all = poolWindow(op, attrs, x.shape()).pad();
+    Attrs local =
+        attrs
+            .with("pad_mode", "PAD")
+            .with("pad_list", List.of(p[0], p[1], p[2], p[3], all[4], all[5]));
+    if (!rounds) {
+      return local;
+    }
+    // A split D or H rounds up only on its last slice, with the global tail pad; the other
+    // slices' windows fit their framed slices exactly.
+    List<Integer> flags = new java.util.ArrayList<>();
+    int[] pads = {p[0], p[1], p[2], p[3], all[4], all[5]};
+    for (int a = 0; a < 2; a++) {
+      boolean last = ConvHalo.lastAlong(x, 2 + a, rank);
+      if (ceil[a]) {
+        // a slice before the last has no trailing pad (its halo plan's tail is the last window's)
+        pads[2 * a + 1] = last ? all[2 * a + 1] : 0;
+      }
+      flags.add(ceil[a] && last ? 1 : 0);
+    }
+    flags.add(ceil[2] ? 1 : 0);
+    return local
+        .with("pad_list", java.util.Arrays.stream(pads).boxed().toList())
+        .with("ceil_mode", flags);
   }
 
   /**

@@ -717,6 +717,14 @@ final class RuleCases {
     Attrs maxPad3 = pool3d("CALCULATED", List.of(1, 1, 1, 0, 0, 0), 3, 2);
     c.add(new Case("MaxPool3D same", "MaxPool3D", max3, List.of(g.f(2, 2, 4, 4, 2))));
     c.add(new Case("MaxPool3D pad stride=2", "MaxPool3D", maxPad3, List.of(g.f(2, 2, 6, 6, 3))));
+    Attrs maxCeil3 = pool3d("CALCULATED", List.of(1, 1, 1, 1, 0, 0), 3, 2).with("ceil_mode", 1);
+    c.add(new Case("MaxPool3D pad ceil_mode", "MaxPool3D", maxCeil3, List.of(g.f(2, 2, 6, 6, 3))));
+    c.add(
+        new Case(
+            "MaxPool3DGrad pad ceil_mode",
+            "MaxPool3DGrad",
+            maxCeil3,
+            List.of(g.f(2, 2, 6, 6, 3), g.f(2, 2, 4, 4, 1))));
     c.add(
         new Case(
             "MaxPool3DGrad same",
@@ -729,6 +737,47 @@ final class RuleCases {
             "MaxPool3DGrad",
             maxPad3,
             List.of(g.f(2, 2, 6, 6, 3), g.f(2, 2, 3, 3, 1))));
+    // AvgPool3D: padding counted or not, a divisor override, and a ceil-mode window past the end.
+    Attrs avg3 = avgPool3d(pool3d("SAME", List.of(0, 0, 0, 0, 0, 0), 3, 1), true, false, 0);
+    Attrs avgPad3 = avgPool3d(pool3d("PAD", List.of(1, 1, 1, 0, 0, 0), 3, 2), false, false, 0);
+    Attrs avgCeil3 = avgPool3d(pool3d("PAD", List.of(1, 1, 1, 1, 0, 0), 3, 2), true, true, 0);
+    Attrs avgDiv3 = avgPool3d(pool3d("PAD", List.of(1, 1, 1, 1, 1, 1), 3, 1), true, false, 5);
+    // valid 2, stride 2 over 8x8x3: ceil_mode rounds W (whole) up to 2
+    Attrs avgValidCeil3 =
+        avgPool3d(pool3d("VALID", List.of(0, 0, 0, 0, 0, 0), 2, 2), true, true, 0);
+    List<Attrs> avgs = List.of(avg3, avgPad3, avgCeil3, avgDiv3, avgValidCeil3);
+    List<String> avgNames =
+        List.of("same", "pad stride=2", "pad ceil_mode", "divisor_override", "valid ceil_mode");
+    List<int[]> avgOut =
+        List.of(
+            new int[] {4, 4, 2},
+            new int[] {3, 3, 1},
+            new int[] {4, 4, 1},
+            new int[] {6, 6, 3},
+            new int[] {4, 4, 2});
+    List<int[]> avgIn =
+        List.of(
+            new int[] {4, 4, 2},
+            new int[] {6, 6, 3},
+            new int[] {6, 6, 3},
+            new int[] {6, 6, 3},
+            new int[] {8, 8, 3});
+    for (int i = 0; i < avgs.size(); i++) {
+      int[] in = avgIn.get(i);
+      int[] out = avgOut.get(i);
+      c.add(
+          new Case(
+              "AvgPool3D " + avgNames.get(i),
+              "AvgPool3D",
+              avgs.get(i),
+              List.of(g.f(2, 2, in[0], in[1], in[2]))));
+      c.add(
+          new Case(
+              "AvgPool3DGrad " + avgNames.get(i),
+              "AvgPool3DGrad",
+              avgs.get(i).with("origin_input_shape", List.of(2, 2, in[0], in[1], in[2])),
+              List.of(g.f(2, 2, out[0], out[1], out[2]))));
+    }
     Attrs max = pool("VALID", 2, 2);
     Attrs avg = pool("SAME", 3, 2);
     c.add(new Case("MaxPool", "MaxPool", max, List.of(g.f(4, 4, 4, 4))));
@@ -780,6 +829,14 @@ final class RuleCases {
         padList,
         "ceil_mode",
         0);
+  }
+
+  /** AvgPool3D's attributes: MaxPool3D's plus its own, {@code ceil_mode} a bool as it stores it. */
+  static Attrs avgPool3d(Attrs pool3d, boolean countIncludePad, boolean ceil, int divisor) {
+    return pool3d
+        .with("count_include_pad", countIncludePad)
+        .with("ceil_mode", ceil)
+        .with("divisor_override", divisor);
   }
 
   static Attrs pool(String padMode, int kernel, int stride) {

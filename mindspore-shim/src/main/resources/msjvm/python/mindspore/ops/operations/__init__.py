@@ -536,7 +536,7 @@ class Broadcast(Primitive):
 
 from mindspore.ops.operations._nn_ops import (AdaptiveAvgPool2D, Assign, AvgPool, BatchMatMul, BatchNorm, BiasAdd, Concat,  # noqa: E402
                                               Conv2D, Conv3D, Dropout, Gather, GatherNd, GeLU, Identity, LayerNorm,
-                                              MaxPool, MaxPool3D, ScatterNd,
+                                              MaxPool, MaxPool3D, AvgPool3D, ScatterNd,
                                               OneHot,
                                               RealDiv, Select, SoftmaxCrossEntropyWithLogits,
                                               SparseSoftmaxCrossEntropyWithLogits, Split, SplitV, KLDivLoss, PadV3,

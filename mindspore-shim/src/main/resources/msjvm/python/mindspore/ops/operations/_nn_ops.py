@@ -260,6 +260,52 @@ class MaxPool3D(Primitive):
         return self._run_engine(x)
 
 
+class AvgPool3D(Primitive):
+    """Average pooling over NCDHW windows; ``kernel_size``/``strides`` kept as (1, 1, d, h, w),
+    ``pad_mode`` upper-case, ``pad_list`` six ints, ``ceil_mode``/``count_include_pad`` bools and
+    ``divisor_override`` (0: none), as MindSpore 2.10 stores them."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", pad=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=0, data_format="NCDHW"):
+        from mindspore import _checkparam as validator  # pylint: disable=import-outside-toplevel
+        super().__init__("AvgPool3D")
+        name = self.name
+        self.kernel_size = validator._check_3d_int_or_tuple("kernel_size", kernel_size, name, ret_five=True)
+        self.add_prim_attr("kernel_size", self.kernel_size)
+        self.strides = validator._check_3d_int_or_tuple("strides", strides, name, ret_five=True)
+        self.add_prim_attr("strides", self.strides)
+        validator.check_value_type("pad", pad, (int, tuple, list), name)
+        self.pad = pad  # the argument as given, as MindSpore's messages show it
+        if isinstance(pad, int):
+            pad = (pad,) * 6
+        if len(pad) != 6:
+            raise ValueError(f"For '{name}', attr 'pad' must be an positive int number or a tuple of "
+                             f"six positive int numbers, but got {self.pad}.")
+        self.pad_list = pad
+        self.add_prim_attr("pad_list", self.pad_list)
+        validator.check_value_type("pad_mode", pad_mode, [str], name)
+        self.pad_mode = validator.check_string(pad_mode.upper(), ["VALID", "SAME", "PAD"], "pad_mode", name)
+        self.add_prim_attr("pad_mode", self.pad_mode)
+        if self.pad_mode != "PAD" and pad != (0, 0, 0, 0, 0, 0):
+            raise ValueError(f"For '{name}', the 'pad' must be zero or (0, 0, 0, 0, 0, 0) when 'pad_mode' "
+                             f"is not \"PAD\", but got 'pad' is {self.pad} and 'pad_mode' is {pad_mode}.")
+        if self.pad_mode == "PAD":
+            for item in pad:
+                validator.check_non_negative_int(item, "pad or item of pad", name)
+        self.ceil_mode = validator.check_value_type("ceil_mode", ceil_mode, bool, name)
+        self.add_prim_attr("ceil_mode", self.ceil_mode)
+        self.count_include_pad = validator.check_value_type("count_include_pad", count_include_pad, bool, name)
+        self.add_prim_attr("count_include_pad", self.count_include_pad)
+        self.divisor_override = validator.check_non_negative_int(divisor_override, "divisor_override", name)
+        self.add_prim_attr("divisor_override", self.divisor_override)
+        self.format = validator.check_string(data_format, ["NCDHW"], "format", name)
+        self.add_prim_attr("format", self.format)
+
+    def __call__(self, x):
+        _check_tensors("AvgPool3D", ("x",), (x,))
+        return self._run_engine(x)
+
+
 class AdaptiveAvgPool2D(Primitive):
     """Adaptive average pooling of NCHW or CHW input to ``output_size`` (an int, or (h, w) with None
     keeping that input dimension; stored with -1 for None, as MindSpore)."""
