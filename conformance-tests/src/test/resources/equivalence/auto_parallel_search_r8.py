@@ -53,7 +53,8 @@ for data_strategy in ("data_parallel", "full_batch"):
     ms.reset_auto_parallel_context()
 
 # elementwise_op_strategy_follow: the users of pointwise operators take their producers' layouts (the
-# cost graph admits no redistribution after them); the result still trains like stand-alone.
+# cost graph admits no redistribution after them; layouts are compared as MindSpore compares them,
+# without device axes of size 1, so the plan here is full_batch's); the result trains like stand-alone.
 ms.set_algo_parameters(elementwise_op_strategy_follow=True)
 ms.set_auto_parallel_context(parallel_mode="auto_parallel", dataset_strategy="full_batch")
 net = seeded_net()

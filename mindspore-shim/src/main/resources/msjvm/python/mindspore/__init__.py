@@ -19,6 +19,7 @@ from mindspore.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRIC
 from mindspore.parallel import (Layout, get_algo_parameters, parameter_broadcast, reset_algo_parameters,
                                 set_algo_parameters, shard)
 from mindspore import nn, ops, parallel, runtime, communication
+from mindspore.parallel.function import reshard
 from mindspore import dataset
 from mindspore.ops.composite import GradOperation, grad, value_and_grad
 from mindspore import train
@@ -45,7 +46,7 @@ __all__ = ["context", "log", "dtype", "Tensor", "Symbol", "Parameter", "Paramete
            "ops", "parallel", "runtime", "communication", "dataset", "grad", "value_and_grad", "train", "amp",
            "Layout", "parameter_broadcast", "lazy_inline", "jit", "mint"]
 __all__ += [n for n in _train_all if n not in __all__]
-__all__ += ["shard"]
+__all__ += ["shard", "reshard"]
 __all__ += ["build_searched_strategy", "merge_sliced_parameter", "rank_list_for_transform",
             "transform_checkpoint_by_rank", "transform_checkpoints", "merge_pipeline_strategys",
             "load_distributed_checkpoint", "load_segmented_checkpoints", "unified_safetensors",

@@ -225,7 +225,7 @@ public final class StrategySearchPass {
       costs = new CostGraph(graph, model);
       chosen = LocalRefinement.improve(costs, LocalRefinement.fromStrategies(costs, strategies));
     } else {
-      costs = new CostGraph(graph, model);
+      costs = new CostGraph(graph, model, mode.equals(StrategySearch.SHARDING_PROPAGATION));
       chosen = StrategySearch.solve(costs, mode);
     }
     for (Map.Entry<Integer, Integer> e : opOf.entrySet()) {
@@ -287,11 +287,14 @@ public final class StrategySearchPass {
     return strategy;
   }
 
-  /** Whether the search decides {@code node}: a call with a sharding rule that updates no state. */
+  /**
+   * Whether the search decides {@code node}: a call with a sharding rule that updates no state, or
+   * only side state (BatchNorm, as MindSpore's BatchNormInfo is searched).
+   */
   private static boolean searched(Node node) {
     String op = node.op().name();
     return !op.equals("Load")
-        && !node.op().stateful()
+        && (!node.op().stateful() || node.op().updatesSideState())
         && Rules.has(op)
         && !OptimizerRules.isUpdate(op);
   }

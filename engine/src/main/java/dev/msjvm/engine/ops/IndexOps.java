@@ -202,7 +202,8 @@ final class IndexOps {
                             c.attrs().integer("depth"),
                             c.in(1),
                             c.in(2),
-                            c.attrs().integer("axis", -1))),
+                            c.attrs().integer("axis", -1),
+                            c.attrs().integer("offset", 0))),
                 GradRule.NONE)
             .infers(
                 Infer.one(

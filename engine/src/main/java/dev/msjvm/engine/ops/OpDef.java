@@ -58,6 +58,14 @@ public record OpDef(
     return stateful && (written == null || written.contains(i));
   }
 
+  /**
+   * Whether the operator computes from its first input and writes only other, listed inputs
+   * (BatchNorm's moving statistics): a strategy search shards it as any operator.
+   */
+  public boolean updatesSideState() {
+    return stateful && written != null && !written.isEmpty() && !written.contains(0);
+  }
+
   public static OpDef of(String name, Kernel kernel, GradRule grad) {
     return new OpDef(name, kernel, grad, false);
   }

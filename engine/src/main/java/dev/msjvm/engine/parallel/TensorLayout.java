@@ -63,6 +63,38 @@ public record TensorLayout(
         && shape.equals(t.shape);
   }
 
+  /**
+   * Whether this layout and {@code o} are equal once their device matrices' axes of size 1 are
+   * dropped, as MindSpore compares layouts ({@code TensorLayout::Init} removes them, {@code
+   * RemoveElementEqualToOneInDeviceArrangement}): a MatMul's input {@code [8, 1]} over the device
+   * matrix {@code [8, 1, 1]} and a Cast's {@code [8, 1]} over {@code [8, 1]} are the same layout.
+   */
+  public boolean equalsWithoutUnitAxes(TensorLayout o) {
+    return equals(o) || withoutUnitAxes().equals(o.withoutUnitAxes());
+  }
+
+  private TensorLayout withoutUnitAxes() {
+    List<Integer> dims = deviceMatrix.shape();
+    List<Integer> kept = new ArrayList<>();
+    int[] renumbered = new int[dims.size()]; // by axis counted from the right
+    for (int r = 0; r < dims.size(); r++) {
+      int size = dims.get(dims.size() - 1 - r);
+      renumbered[r] = size == 1 ? -1 : kept.size();
+      if (size != 1) {
+        kept.add(0, size);
+      }
+    }
+    if (kept.size() == dims.size()) {
+      return this;
+    }
+    List<Integer> map = new ArrayList<>();
+    for (int m : tensorMap) {
+      map.add(m < 0 ? -1 : renumbered[m]);
+    }
+    List<Integer> shapeKept = kept.isEmpty() ? List.of(1) : kept;
+    return new TensorLayout(new DeviceMatrix(shapeKept, deviceMatrix.rankList()), map, shape);
+  }
+
   @Override
   public int hashCode() {
     return java.util.Objects.hash(deviceMatrix, tensorMap, shape);

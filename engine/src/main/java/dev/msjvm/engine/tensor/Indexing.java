@@ -123,6 +123,15 @@ public final class Indexing {
    * dtype.
    */
   public static Tensor oneHot(Tensor indices, int depth, Tensor on, Tensor off, int axis) {
+    return oneHot(indices, depth, on, off, axis, 0);
+  }
+
+  /**
+   * {@link #oneHot(Tensor, int, Tensor, Tensor, int)} of the classes {@code [offset, offset +
+   * depth)}: a rank's block when the depth is split; an index outside it gives off_value.
+   */
+  public static Tensor oneHot(
+      Tensor indices, int depth, Tensor on, Tensor off, int axis, int offset) {
     Shape outShape = oneHotType(indices.type(), depth, on.type(), off.type(), axis).shape();
     int rank = indices.shape().rank();
     int a = axis == -1 ? rank : axis;
@@ -133,7 +142,7 @@ public final class Indexing {
     for (int o = 0; o < outer; o++) {
       for (int d = 0; d < depth; d++) {
         for (int k = 0; k < inner; k++) {
-          long idx = indices.getLong(o * inner + k);
+          long idx = indices.getLong(o * inner + k) - offset;
           KernelSupport.copy(idx == d ? on : off, 0, out, (o * depth + d) * inner + k);
         }
       }

@@ -20,6 +20,22 @@ class TensorLayoutTest {
 
   private static final DeviceMatrix DM_2x4 = DeviceMatrix.of(2, 4);
 
+  /** Axes of size 1 do not tell layouts apart (MindSpore drops them before comparing). */
+  @Test
+  void unitAxesDoNotTellLayoutsApart() {
+    TensorLayout matmulInput = TensorLayout.of(DeviceMatrix.of(8, 1, 1), new int[] {2, 1}, 32, 16);
+    TensorLayout castOutput = TensorLayout.of(DeviceMatrix.of(8, 1), new int[] {1, 0}, 32, 16);
+    assertFalse(matmulInput.equals(castOutput));
+    assertTrue(matmulInput.equalsWithoutUnitAxes(castOutput));
+    assertTrue(castOutput.equalsWithoutUnitAxes(matmulInput));
+    TensorLayout columns = TensorLayout.of(DeviceMatrix.of(1, 8), new int[] {1, 0}, 32, 16);
+    assertFalse(columns.equalsWithoutUnitAxes(castOutput));
+    TensorLayout whole = TensorLayout.of(DeviceMatrix.of(1, 1), new int[] {1, 0}, 32, 16);
+    assertTrue(
+        whole.equalsWithoutUnitAxes(
+            TensorLayout.of(DeviceMatrix.of(1), new int[] {-1, -1}, 32, 16)));
+  }
+
   /**
    * The seed's fc1 layout (split 4 ways, repeated twice): every rank's slice, gathered, is the
    * whole.

@@ -163,14 +163,17 @@ final class ConvHalo {
   /**
    * The attributes of rank {@code rank}'s local convolution ({@code x} its input's layout): where H
    * or W is split in mode "same" or "pad", pad mode "pad" with the slice's own pads (a dimension
-   * that exchanges keeps only its outer pads), else {@code attrs} unchanged.
+   * that exchanges keeps only its outer pads), else {@code attrs}; either with {@code pad_list},
+   * the pads the op uses.
    */
   Attrs localAttrs(Attrs attrs, TensorLayout x, int rank) {
-    if (!repadded) {
-      return attrs;
-    }
     int[] p = localPads(x, rank);
-    return attrs.with("pad_mode", "pad").with("pad", List.of(p[0], p[1], p[2], p[3]));
+    List<Integer> pads = List.of(p[0], p[1], p[2], p[3]);
+    // pad_list: the pads the rank's op uses, as MindSpore's inference records them (shown only)
+    if (!repadded) {
+      return attrs.with("pad_list", pads);
+    }
+    return attrs.with("pad_mode", "pad").with("pad", pads).with("pad_list", pads);
   }
 
   /**

@@ -4,6 +4,7 @@ import static dev.msjvm.engine.parallel.rules.EinsumSpec.FRESH;
 
 import dev.msjvm.engine.ir.Shape;
 import dev.msjvm.engine.ops.Attrs;
+import dev.msjvm.engine.parallel.TensorLayout;
 import dev.msjvm.engine.tensor.Joining;
 import dev.msjvm.engine.tensor.Padding;
 import java.util.ArrayList;
@@ -157,7 +158,9 @@ public final class ShapeRules {
 
   /** OneHot. */
   public static ShardingRule oneHot() {
-    return ShardingRule.of(ShapeRules::oneHot);
+    return ShardingRule.of(ShapeRules::oneHot)
+        .checking(ShapeRules::oneHotCheck)
+        .localizing(ShapeRules::oneHotDepth);
   }
 
   /** Tile: {@code multiples} the rank's. */
@@ -371,8 +374,10 @@ public final class ShapeRules {
 
   /**
    * OneHot(indices, on_value, off_value), {@code depth}, {@code axis}: as in MindSpore the strategy
-   * describes the output shape ({@code ((batch, depth), (), ())}); the depth letter stays unsplit
-   * here (MindSpore can split it with an offset subgraph).
+   * describes the output shape ({@code ((batch, depth), (), ())}). A 1-D input's depth can be split
+   * (classes model parallel): each rank builds its block of the classes ({@link #oneHotDepth}), an
+   * index outside the block giving off_value, as OneHotInfo's replace graph (FloorDiv, Equal to the
+   * rank's block, OneHot of depth/split) does.
    */
   static EinsumSpec oneHot(Attrs attrs, List<Shape> shapes) {
     String idx = Letters.run('a', shapes.get(0).rank());
@@ -391,11 +396,38 @@ public final class ShapeRules {
         List.of(idx, on, off),
         List.of(o),
         matrix,
-        "z",
+        "",
         Map.of(),
         idx.isEmpty() ? (char) 0 : idx.charAt(0),
         List.of(Shape.of(out)),
         false);
+  }
+
+  /**
+   * OneHotInfo's CheckStrategy refusal, its text, for a split depth over indices of more than one
+   * dimension. MindSpore refuses every strategy but a batch split there, and any axis but -1; here
+   * such a OneHot (the ArgMaxWithValue gradient makes one) shards along its index dimensions, only
+   * its depth stays whole (DEVIATIONS.md).
+   */
+  private static String oneHotCheck(
+      Attrs attrs, EinsumSpec spec, List<List<Integer>> strategy, List<Shape> shapes, int n) {
+    List<Integer> out = strategy.get(0);
+    int axis = Letters.axis("OneHot", attrs.integer("axis", -1), out.size());
+    if (out.size() > 2 && out.get(axis) != 1) {
+      return "When input dimension is > 1, axis must be -1, and strategy must be data parallel.";
+    }
+    return null;
+  }
+
+  /** A rank's OneHot with the depth split: its block's size and where the block starts. */
+  private static Attrs oneHotDepth(Attrs attrs, OpSharding s, int rank) {
+    TensorLayout out = s.outputLayouts().get(0);
+    int axis = Letters.axis("OneHot", attrs.integer("axis", -1), out.rank());
+    if (!out.isSplit(axis)) {
+      return attrs;
+    }
+    TensorLayout.SliceRange block = out.sliceRanges(rank).get(axis);
+    return attrs.with("depth", block.end() - block.begin()).with("offset", block.begin());
   }
 
   /**

@@ -252,8 +252,22 @@ public record ShardingRule(
    */
   public List<List<List<Integer>>> candidates(
       Attrs attrs, List<Shape> inputShapes, int deviceCount, boolean fullyUseDevices) {
+    return candidates(attrs, inputShapes, deviceCount, fullyUseDevices, false);
+  }
+
+  /**
+   * As {@link #candidates(Attrs, List, int, boolean)}; with {@code everyAccepted} also the
+   * strategies {@link #offering} keeps from a costed search (MindSpore's sharding propagation
+   * generates a window op's spatial splits).
+   */
+  public List<List<List<Integer>>> candidates(
+      Attrs attrs,
+      List<Shape> inputShapes,
+      int deviceCount,
+      boolean fullyUseDevices,
+      boolean everyAccepted) {
     return Interpreter.candidates(this, attrs, inputShapes, deviceCount, fullyUseDevices).stream()
-        .filter(offered)
+        .filter(everyAccepted ? s -> true : offered)
         .toList();
   }
 

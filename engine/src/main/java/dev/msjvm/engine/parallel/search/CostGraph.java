@@ -66,9 +66,23 @@ public final class CostGraph {
    */
   private final Map<List<Object>, List<Candidate>> byCall = new HashMap<>();
 
+  /** Whether window ops offer their spatial splits too (sharding propagation's candidates). */
+  private final boolean windowSplits;
+
   public CostGraph(OpGraph graph, CostModel model) {
+    this(graph, model, false);
+  }
+
+  /**
+   * The cost graph of {@code graph}; {@code windowSplits}: every strategy an operator accepts is a
+   * candidate, the H/W (D/H) splits of convolutions and poolings included, as MindSpore's
+   * GenerateOpStrategies gives them under sharding propagation (the other searches get the
+   * strategies the rules offer).
+   */
+  public CostGraph(OpGraph graph, CostModel model, boolean windowSplits) {
     this.graph = graph;
     this.model = model;
+    this.windowSplits = windowSplits;
     List<Integer> users = new ArrayList<>(Collections.nCopies(graph.nodes().size(), 0));
     for (OpGraph.Node node : graph.nodes()) {
       for (OpGraph.Src s : node.inputs()) {
@@ -176,7 +190,8 @@ public final class CostGraph {
           strategies =
               approximate(
                   Rules.of(node.name())
-                      .candidates(node.attrs(), node.inShapes(), n, model.fullyUseDevices()));
+                      .candidates(
+                          node.attrs(), node.inShapes(), n, model.fullyUseDevices(), windowSplits));
           if (strategies.isEmpty()) {
             // Every enumerated split refused (an op check beyond the splits): the partitioner's
             // own choice for the call, which is always one.
@@ -317,7 +332,7 @@ public final class CostGraph {
     Edge edge = edges.get(e);
     TensorLayout out = candidates.get(edge.from()).get(from).outputs().get(edge.output());
     TensorLayout in = candidates.get(edge.to()).get(to).inputs().get(edge.input());
-    if (follows(edge) && !out.equals(in)) {
+    if (follows(edge) && !out.equalsWithoutUnitAxes(in)) {
       return Cost.INFEASIBLE;
     }
     return redistributionCost(out, in);

@@ -13,14 +13,15 @@ import java.util.TreeSet;
  * dataset inputs) to their neighbours, breadth first, each neighbour taking the candidate that
  * costs least to connect to the neighbours already decided.
  *
- * <p>Configured nodes are visited in topological order, each starting its own breadth-first walk
- * over out-edges then in-edges; a node keeps the strategy it got first (at the smallest depth) and
- * a configured node is never changed. A node reached forward while one of its other producers is
- * still undecided waits until the walk has nothing else to do (MindSpore's {@code waitting_list_}),
- * so a multi-input op sees all its inputs when it can. Choice among candidates ({@code
+ * <p>Configured nodes are visited in topological order (the dataset inputs last, as MindSpore's
+ * VirtualDataset), each starting its own breadth-first walk over out-edges then in-edges; a node
+ * keeps the strategy it got first (at the smallest depth) and a configured node is never changed. A
+ * node reached forward while one of its other producers is still undecided waits until the walk has
+ * nothing else to do (MindSpore's {@code waitting_list_}), so a multi-input op sees all its inputs
+ * when it can; a walk does not cross between two Reshapes. Choice among candidates ({@code
  * CompareSwcCost}): lowest summed edge communication to the decided neighbours, then lowest edge
  * computation, then lowest own forward communication, then the earlier candidate. Nodes no walk
- * reaches take their cheapest candidate (MindSpore takes the first).
+ * reaches take their first candidate, as MindSpore does.
  */
 public final class ShardingPropagation {
 
@@ -32,18 +33,30 @@ public final class ShardingPropagation {
     int[] chosen = new int[n];
     Arrays.fill(chosen, -1);
     boolean[] visited = new boolean[n];
+    // Configured operators in topological order, the dataset inputs last: MindSpore gives the
+    // VirtualDataset the largest topological index (TOTAL_OPS_MAX), so a user's shard spreads
+    // before the dataset's strategy does.
     List<Integer> configured =
         java.util.stream.IntStream.range(0, n)
             .filter(v -> g.graph().nodes().get(v).isConfigured())
             .boxed()
+            .sorted(
+                java.util.Comparator.comparing(
+                    v -> g.graph().nodes().get(v).kind() == OpGraph.Kind.DATA))
             .toList();
     if (configured.isEmpty()) {
       throw MsException.runtimeError("There is no operator that is configured sharding strategy.");
     }
+    // A configured operator is decided from the start; a dataset input only when its own walk
+    // begins, so the walks before it do not price edges to it (MindSpore's VirtualDataset is
+    // visited last).
     for (int c : configured) {
-      chosen[c] = 0;
+      if (g.graph().nodes().get(c).kind() != OpGraph.Kind.DATA) {
+        chosen[c] = 0;
+      }
     }
     for (int c : configured) {
+      chosen[c] = 0;
       Deque<Integer> queue = new ArrayDeque<>();
       TreeSet<Integer> waiting = new TreeSet<>();
       queue.add(c);
@@ -63,7 +76,7 @@ public final class ShardingPropagation {
         visited[u] = true;
         for (int e : g.outEdges(u)) {
           int v = g.edges().get(e).to();
-          if (chosen[v] >= 0 || visited[v]) {
+          if (chosen[v] >= 0 || visited[v] || reshapes(g, u, v)) {
             continue;
           }
           if (otherProducerUndecided(g, v, u, chosen)) {
@@ -75,7 +88,7 @@ public final class ShardingPropagation {
         }
         for (int e : g.inEdges(u)) {
           int v = g.edges().get(e).from();
-          if (chosen[v] >= 0 || visited[v]) {
+          if (chosen[v] >= 0 || visited[v] || reshapes(g, u, v)) {
             continue;
           }
           chosen[v] = best(g, v, chosen);
@@ -85,10 +98,24 @@ public final class ShardingPropagation {
     }
     for (int v = 0; v < n; v++) {
       if (chosen[v] < 0) {
-        chosen[v] = cheapest(g, v);
+        chosen[v] = 0;
       }
     }
     return chosen;
+  }
+
+  /**
+   * Whether {@code u} and {@code v} are both Reshapes: a walk does not cross from one to the other
+   * (MindSpore's BFS asks the first Reshape for a selected strategy, which a Reshape never has, and
+   * stops there with "No available strategy found").
+   */
+  private static boolean reshapes(CostGraph g, int u, int v) {
+    OpGraph.Node a = g.graph().nodes().get(u);
+    OpGraph.Node b = g.graph().nodes().get(v);
+    return a.kind() == OpGraph.Kind.OP
+        && b.kind() == OpGraph.Kind.OP
+        && a.name().equals("Reshape")
+        && b.name().equals("Reshape");
   }
 
   private static boolean otherProducerUndecided(CostGraph g, int v, int u, int[] chosen) {
@@ -129,17 +156,6 @@ public final class ShardingPropagation {
       if (bestKey == null || Arrays.compare(key, bestKey) < 0) {
         best = c;
         bestKey = key;
-      }
-    }
-    return best;
-  }
-
-  private static int cheapest(CostGraph g, int v) {
-    List<CostGraph.Candidate> cands = g.candidates(v);
-    int best = 0;
-    for (int c = 1; c < cands.size(); c++) {
-      if (cands.get(c).cost().objective(g.model()) < cands.get(best).cost().objective(g.model())) {
-        best = c;
       }
     }
     return best;

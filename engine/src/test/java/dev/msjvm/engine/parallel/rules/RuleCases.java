@@ -545,6 +545,12 @@ final class RuleCases {
               Attrs.of("depth", 4, "axis", axis),
               List.of(g.ints(4, 8), g.scalar(1), g.scalar(0))));
     }
+    c.add(
+        new Case(
+            "OneHot 2-D indices",
+            "OneHot",
+            Attrs.of("depth", 4, "axis", -1),
+            List.of(g.ints(4, 4, 2), g.scalar(1), g.scalar(0))));
     c.add(new Case("Tile [4,2] x (2,1)", "Tile", multiples(2, 1), List.of(g.f(4, 2))));
     c.add(new Case("Tile [2,4] x (2,1,2)", "Tile", multiples(2, 1, 2), List.of(g.f(2, 4))));
     c.add(
