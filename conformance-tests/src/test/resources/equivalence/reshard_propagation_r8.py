@@ -5,8 +5,12 @@
 # ("mp", "None") trains on 8 ranks (auto_parallel, sharding_propagation, Momentum) to the
 # stand-alone losses; the MatMul takes ((4, 2), (2, 1)) from the two reshards, the ReLU before it
 # the first one's layout; every rank's weight slice equals the stand-alone weight's. Semi-auto
-# (no propagation) trains through the reshards to the same losses, the weight laid out as its reshard. Refused arguments get MindSpore's TypeErrors; ms.ops.reshard and
-# mindspore.parallel.function.reshard are the same function.
+# (no propagation) trains through the reshards to the same losses, the weight laid out as its
+# reshard. Refused arguments get MindSpore's TypeErrors; ms.ops.reshard and
+# mindspore.parallel.function.reshard are the same function. A Layout in Cell.shard's
+# parameter_plan that places the parameter as a tuple strategy does configures it as that strategy
+# (MindSpore inserts an Identity with the Layout after the parameter's Load): the weight takes it,
+# the losses equal stand-alone.
 import mindspore as ms
 from mindspore import nn, ops, Parameter, Tensor, Layout
 from mindspore.common.api import _cell_graph_executor
@@ -68,3 +72,37 @@ for title, args in [("a tuple strategy", (Tensor([1.0]), ((2, 1),))), ("a list",
         print(title, "->", type(e).__name__, e)
 ms.reset_auto_parallel_context()
 print("ops.reshard is mindspore.reshard:", ops.reshard is ms.reshard is reshard)
+
+
+class Planned(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor([[((k * 5 + c) % 7 - 3) / 7.0 for c in range(16)] for k in range(32)],
+                                  ms.float32), name="w")
+        self.relu = ops.ReLU()
+        self.mul = ops.Mul()
+        self.mean = ops.ReduceMean()
+
+    def construct(self, x):
+        return self.mean(self.mul(x, self.relu(self.w)))
+
+
+def run_planned(plan, sharded=True):
+    net = Planned()
+    if sharded:
+        net.shard(in_strategy=(layout("dp", "None"),), parameter_plan={"self.w": plan} if plan else None)
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    step.set_train()
+    x = Tensor([[((n * 3 + c) % 5 - 2) / 2.0 for c in range(16)] for n in range(32)], ms.float32)
+    losses = [step(x).item() for _ in range(5)]
+    return losses, step.parameter_layout_dict.get("w")
+
+
+ms.set_auto_parallel_context(parallel_mode="stand_alone")
+ref, _ = run_planned(None, sharded=False)
+for title, plan in [("no parameter_plan", None), ("parameter_plan Layout('dp', 'mp')", layout("dp", "mp"))]:
+    ms.set_auto_parallel_context(parallel_mode="auto_parallel", search_mode="sharding_propagation",
+                                 dataset_strategy="full_batch")
+    losses, w_layout = run_planned(plan)
+    ms.reset_auto_parallel_context()
+    print(title, "losses == stand-alone within 1e-5 relative:", losses_match(losses, ref), "w layout", w_layout[:3])

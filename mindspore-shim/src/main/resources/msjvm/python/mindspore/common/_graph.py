@@ -500,11 +500,15 @@ def _strategy_files():
 
 
 def _parameter_plan(cell):
-    """The ``parameter_plan`` tuple strategies ``Cell.shard`` stored on the parameters of ``cell``, as
-    alternating parameter names and strategies."""
+    """The ``parameter_plan`` tuple strategies ``Cell.shard`` stored on the parameters of ``cell`` (a
+    Layout as the tuple strategy that places the parameter alike, where there is one), as alternating
+    parameter names and strategies."""
+    from mindspore.parallel.shard import Layout, _layout_as_strategy  # pylint: disable=import-outside-toplevel
     out = []
     for param in cell.trainable_params():
         strategy = param.__dict__.get("_param_strategy")
+        if isinstance(strategy, Layout):
+            strategy = _layout_as_strategy(strategy)
         if isinstance(strategy, tuple):
             out += [param.name, list(strategy)]
     return out

@@ -154,9 +154,29 @@ def _check_parameter_plan(fn, parameter_plan):
             _check_param_strategy(name, param.shape, strategy)
             param.__dict__["_param_strategy"] = strategy
         else:
-            logger.warning(f"For '{name}', a Layout in parameter_plan is not applied by this engine yet; "
-                           "use a tuple strategy.")
+            if _layout_as_strategy(strategy) is None:
+                logger.warning(f"For '{name}', a Layout in parameter_plan is not applied by this engine yet "
+                               "unless it lays the parameter out as a tuple strategy does; use a tuple strategy.")
             param.__dict__["_param_strategy"] = strategy
+
+
+def _layout_as_strategy(layout):
+    """The tuple strategy that places a parameter as ``layout`` does, or None: every device axis
+    larger than 1 splits one dimension, in the device matrix's order, over the default rank list
+    (MindSpore inserts an Identity with the Layout after the parameter's Load; that configured node
+    is the tuple strategy's)."""
+    layout_dict = layout.to_dict()
+    dims, tensor_map = layout_dict["device_matrix"], layout_dict["tensor_map"]
+    if layout_dict["interleaved_parallel"] or layout_dict["rank_list"] != list(range(math.prod(dims))):
+        return None
+    if any(isinstance(m, tuple) for m in tensor_map):
+        return None
+    used = [m for m in tensor_map if m != -1]
+    if used != sorted(used, reverse=True):
+        return None
+    if any(dims[len(dims) - 1 - axis] > 1 and axis not in used for axis in range(len(dims))):
+        return None
+    return tuple(1 if m == -1 else dims[len(dims) - 1 - m] for m in tensor_map)
 
 
 def _check_param_strategy(name, shape, strategy):

@@ -16,12 +16,14 @@ import java.util.TreeSet;
  * <p>Configured nodes are visited in topological order (the dataset inputs last, as MindSpore's
  * VirtualDataset), each starting its own breadth-first walk over out-edges then in-edges; a node
  * keeps the strategy it got first (at the smallest depth) and a configured node is never changed. A
- * node reached forward while one of its other producers is still undecided waits until the walk has
- * nothing else to do (MindSpore's {@code waitting_list_}), so a multi-input op sees all its inputs
- * when it can; a walk does not cross between two Reshapes. Choice among candidates ({@code
- * CompareSwcCost}): lowest summed edge communication to the decided neighbours, then lowest edge
- * computation, then lowest own forward communication, then the earlier candidate. Nodes no walk
- * reaches take their first candidate, as MindSpore does.
+ * node reached forward while one of its other producers is still undecided waits (MindSpore's
+ * {@code waitting_list_}, kept across walks): when a walk has nothing else to do, the first waiting
+ * node is decided and walked from, unless the next walk starts before it in topological order
+ * ({@code ExistPrevConfiguredOps}), so a multi-input op sees all its inputs when it can; a walk
+ * does not cross between two Reshapes. Choice among candidates ({@code CompareSwcCost}): lowest
+ * summed edge communication to the decided neighbours, then lowest edge computation, then lowest
+ * own forward communication, then the earlier candidate. Nodes no walk reaches take their first
+ * candidate, as MindSpore does.
  */
 public final class ShardingPropagation {
 
@@ -55,18 +57,26 @@ public final class ShardingPropagation {
         chosen[c] = 0;
       }
     }
-    for (int c : configured) {
+    // MindSpore's waitting_list_: kept across the walks, so a multi-input operator waits for a
+    // producer a later walk decides.
+    TreeSet<Integer> waiting = new TreeSet<>();
+    for (int at = 0; at < configured.size(); at++) {
+      int c = configured.get(at);
       chosen[c] = 0;
       Deque<Integer> queue = new ArrayDeque<>();
-      TreeSet<Integer> waiting = new TreeSet<>();
       queue.add(c);
+      int next = at + 1 < configured.size() ? configured.get(at + 1) : -1;
       while (!queue.isEmpty() || !waiting.isEmpty()) {
         if (queue.isEmpty()) {
-          int w = waiting.pollFirst();
-          if (chosen[w] < 0) {
-            chosen[w] = best(g, w, chosen);
-            queue.add(w);
+          waiting.removeIf(w -> chosen[w] >= 0);
+          if (waiting.isEmpty() || startsBefore(g, next, waiting.first())) {
+            // ExistPrevConfiguredOps: the next walk starts before the waiting operator, so it
+            // may still decide that operator's other producers.
+            break;
           }
+          int w = waiting.pollFirst();
+          chosen[w] = best(g, w, chosen);
+          queue.add(w);
           continue;
         }
         int u = queue.poll();
@@ -83,6 +93,7 @@ public final class ShardingPropagation {
             waiting.add(v);
             continue;
           }
+          waiting.remove(v);
           chosen[v] = best(g, v, chosen);
           queue.add(v);
         }
@@ -91,6 +102,7 @@ public final class ShardingPropagation {
           if (chosen[v] >= 0 || visited[v] || reshapes(g, u, v)) {
             continue;
           }
+          waiting.remove(v);
           chosen[v] = best(g, v, chosen);
           queue.add(v);
         }
@@ -116,6 +128,15 @@ public final class ShardingPropagation {
         && b.kind() == OpGraph.Kind.OP
         && a.name().equals("Reshape")
         && b.name().equals("Reshape");
+  }
+
+  /**
+   * Whether the walk from configured node {@code next} (-1: none) starts before node {@code w} in
+   * topological order; a dataset input's walk starts after every node (MindSpore's VirtualDataset,
+   * TOTAL_OPS_MAX).
+   */
+  private static boolean startsBefore(CostGraph g, int next, int w) {
+    return next >= 0 && g.graph().nodes().get(next).kind() != OpGraph.Kind.DATA && next < w;
   }
 
   private static boolean otherProducerUndecided(CostGraph g, int v, int u, int[] chosen) {

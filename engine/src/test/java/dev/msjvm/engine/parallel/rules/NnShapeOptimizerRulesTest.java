@@ -237,7 +237,10 @@ class NnShapeOptimizerRulesTest {
     List<Shape> even = List.of(Shape.of(4, 4, 8, 8), Shape.of(4, 4, 2, 2));
     OpSharding v = rule.shard(valid, even, List.of(List.of(1, 1, 2, 2), List.of(1, 1, 1, 1)), 8);
     assertEquals(NodeSharding.Lowering.NONE, rule.lowering(valid, v, 3));
-    assertEquals(valid, rule.localAttrs(valid, v, 3));
+    assertEquals(
+        valid.with("pad_list", List.of(0, 0, 0, 0)),
+        rule.localAttrs(valid, v, 3),
+        "unchanged but for pad_list, the pads the op uses (shown as MindSpore shows them)");
 
     // The search is offered no H/W split (MindSpore generates them for sharding propagation only).
     assertTrue(

@@ -54,6 +54,50 @@ class ShardingPropagationTest {
     return TensorLayout.strategyString(g.candidates(node).get(chosen[node]).strategy());
   }
 
+  private static OpGraph.Node unary(String name, Shape shape, int from, List<List<Integer>> conf) {
+    return OpGraph.Node.op(
+        name, Attrs.EMPTY, List.of(shape), List.of(shape), List.of(new OpGraph.Src(from, 0)), conf);
+  }
+
+  /**
+   * MindSpore's test_mint_waitting: Div(MatMul(x', ReLU(beta)), ReLU(alpha)), x' configured (4, 2),
+   * alpha by a parameter_plan (4, 2). The first walk reaches Div while ReLU(alpha) is undecided;
+   * the walk from alpha starts before Div, so Div waits for it and sees both inputs: ((4, 1), (4,
+   * 2)), not ((4, 1), (4, 1)) from the MatMul side alone.
+   */
+  @Test
+  void aWaitingOperatorWaitsForALaterWalkThatStartsBeforeIt() {
+    Shape xs = Shape.of(128, 96);
+    List<OpGraph.Node> n = new ArrayList<>();
+    n.add(OpGraph.Node.data("x", TensorLayout.of(DeviceMatrix.of(8), new int[] {-1, -1}, 128, 96)));
+    n.add(unary("ReLU", xs, 0, List.of(List.of(4, 2))));
+    n.add(OpGraph.Node.param("beta", Shape.of(96, 1), null));
+    n.add(unary("ReLU", Shape.of(96, 1), 2, null));
+    n.add(
+        OpGraph.Node.op(
+            "MatMul",
+            MATMUL,
+            List.of(xs, Shape.of(96, 1)),
+            List.of(Shape.of(128, 1)),
+            List.of(new OpGraph.Src(1, 0), new OpGraph.Src(3, 0)),
+            null));
+    n.add(OpGraph.Node.param("alpha", xs, List.of(4, 2)));
+    n.add(unary("ReLU", xs, 5, null));
+    n.add(
+        OpGraph.Node.op(
+            "Div",
+            Attrs.EMPTY,
+            List.of(Shape.of(128, 1), xs),
+            List.of(xs),
+            List.of(new OpGraph.Src(4, 0), new OpGraph.Src(6, 0)),
+            null));
+    CostGraph g = new CostGraph(new OpGraph(n, 8), CostModel.defaults());
+    int[] chosen = ShardingPropagation.solve(g);
+    assertEquals("((4, 2), (2, 1))", strategy(g, chosen, 4));
+    assertEquals("((4, 2),)", strategy(g, chosen, 6));
+    assertEquals("((4, 1), (4, 2))", strategy(g, chosen, 7));
+  }
+
   @Test
   void theDatasetSplitPropagatesAsDataParallel() {
     CostGraph g = new CostGraph(mlp(true, null), CostModel.defaults());
