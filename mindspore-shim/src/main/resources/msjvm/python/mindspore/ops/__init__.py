@@ -58,5 +58,7 @@ def print_(*input_x):
 def depend(value, expr):
     """``value``; MindSpore orders ``expr`` before its uses (``ops.Depend``)."""
     return Depend()(value, expr)
+
+
 from mindspore.parallel.function.reshard_func import reshard  # noqa: E402
 __all__ += ["reshard"]

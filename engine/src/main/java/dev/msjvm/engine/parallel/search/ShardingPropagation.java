@@ -68,7 +68,7 @@ public final class ShardingPropagation {
       int next = at + 1 < configured.size() ? configured.get(at + 1) : -1;
       while (!queue.isEmpty() || !waiting.isEmpty()) {
         if (queue.isEmpty()) {
-          waiting.removeIf(w -> chosen[w] >= 0);
+          waiting.removeIf(w -> chosen[w] >= 0); // decided meanwhile by some walk
           if (waiting.isEmpty() || startsBefore(g, next, waiting.first())) {
             // ExistPrevConfiguredOps: the next walk starts before the waiting operator, so it
             // may still decide that operator's other producers.
@@ -93,7 +93,6 @@ public final class ShardingPropagation {
             waiting.add(v);
             continue;
           }
-          waiting.remove(v);
           chosen[v] = best(g, v, chosen);
           queue.add(v);
         }
@@ -102,7 +101,6 @@ public final class ShardingPropagation {
           if (chosen[v] >= 0 || visited[v] || reshapes(g, u, v)) {
             continue;
           }
-          waiting.remove(v);
           chosen[v] = best(g, v, chosen);
           queue.add(v);
         }
